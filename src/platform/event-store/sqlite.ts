@@ -1,0 +1,335 @@
+/**
+ * SqliteEventStore: the embedded ledger (better-sqlite3). WAL with synchronous=FULL so an
+ * acknowledged append survives power loss; BEGIN IMMEDIATE so the head check and the insert are
+ * one atomic step across processes; triggers make stored events immutable. The only importer
+ * of better-sqlite3: the snapshot and key-value tables that live beside the ledger are here too.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Database as Db, Statement } from 'better-sqlite3';
+import { EMPTY_HEAD, sealedContentText, type LedgerHead, type SealedEvent } from '../ledger/envelope.js';
+import { AppendConflict, InvalidAppend, StoreUnavailable } from '../ledger/errors.js';
+import type { StoredRecord } from '../ledger/verify.js';
+import type { SnapshotRecord, SnapshotStore } from '../projections/runtime.js';
+import type { AppendResult, EventHandler, EventStore, ReadStreamOptions, Subscription } from './port.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  seq          INTEGER PRIMARY KEY,
+  id           TEXT NOT NULL UNIQUE,
+  stream       TEXT NOT NULL,
+  type         TEXT NOT NULL,
+  org_id       TEXT,
+  recorded_at  TEXT NOT NULL,
+  content      TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  prev_hash    TEXT NOT NULL,
+  hash         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_stream ON events(stream, seq);
+CREATE TRIGGER IF NOT EXISTS events_are_immutable BEFORE UPDATE ON events
+  BEGIN SELECT RAISE(ABORT, 'ledger events are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS events_are_permanent BEFORE DELETE ON events
+  BEGIN SELECT RAISE(ABORT, 'ledger events cannot be deleted'); END;
+CREATE TABLE IF NOT EXISTS projection_snapshots (
+  name       TEXT PRIMARY KEY,
+  version    INTEGER NOT NULL,
+  checkpoint INTEGER NOT NULL,
+  state      TEXT NOT NULL,
+  saved_at   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS kv (
+  namespace  TEXT NOT NULL,
+  key        TEXT NOT NULL,
+  value      TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (namespace, key)
+);
+`;
+
+interface EventRow {
+  seq: number;
+  content: string;
+  content_hash: string;
+  prev_hash: string;
+  hash: string;
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'SQLITE_READONLY',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+  'SQLITE_CANTOPEN',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_PERM',
+  'SQLITE_NOTADB',
+  'SQLITE_CORRUPT',
+]);
+
+function translate(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && [...UNAVAILABLE_CODES].some((c) => code.startsWith(c))) {
+    return new StoreUnavailable(`ledger store unavailable (${code})`, { cause: error });
+  }
+  return error;
+}
+
+function toEvent(row: EventRow): SealedEvent {
+  const content = JSON.parse(row.content) as Omit<SealedEvent, 'seq' | 'content_hash' | 'prev_hash' | 'hash'>;
+  return {
+    seq: row.seq,
+    id: content.id,
+    stream: content.stream,
+    type: content.type,
+    schema: content.schema,
+    data: content.data,
+    meta: content.meta,
+    recorded_at: content.recorded_at,
+    content_hash: row.content_hash,
+    prev_hash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+export interface SqliteEventStoreOptions {
+  /** How often a live subscription looks for rows written by another process (ms). */
+  pollIntervalMs?: number;
+}
+
+export class SqliteEventStore implements EventStore {
+  readonly kind = 'sqlite';
+  readonly path: string;
+  readonly #db: Db;
+  readonly #emitter = new EventEmitter();
+  readonly #pollMs: number;
+  readonly #stmt: {
+    head: Statement<[], { seq: number; hash: string }>;
+    insert: Statement<[number, string, string, string, string | null, string, string, string, string, string]>;
+    byId: Statement<[string], EventRow>;
+    range: Statement<[number, number], EventRow>;
+    stream: Statement<[string, number, number], EventRow>;
+  };
+
+  private constructor(path: string, opts: SqliteEventStoreOptions) {
+    this.path = path;
+    this.#pollMs = opts.pollIntervalMs ?? 250;
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.#db = new Database(path);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = FULL');
+    this.#db.pragma('busy_timeout = 5000');
+    this.#db.pragma('foreign_keys = ON');
+    this.#db.exec(SCHEMA);
+    const cols = 'seq, content, content_hash, prev_hash, hash';
+    this.#stmt = {
+      head: this.#db.prepare('SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1'),
+      insert: this.#db.prepare(
+        `INSERT INTO events (seq, id, stream, type, org_id, recorded_at, content, content_hash, prev_hash, hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      byId: this.#db.prepare(`SELECT ${cols} FROM events WHERE id = ?`),
+      range: this.#db.prepare(`SELECT ${cols} FROM events WHERE seq >= ? ORDER BY seq LIMIT ?`),
+      stream: this.#db.prepare(
+        `SELECT ${cols} FROM events WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?`,
+      ),
+    };
+    this.#emitter.setMaxListeners(0);
+  }
+
+  /** Opens (creating if needed) the ledger file; ':memory:' for a throwaway store. */
+  static open(path: string, opts: SqliteEventStoreOptions = {}): SqliteEventStore {
+    try {
+      return new SqliteEventStore(path, opts);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  /** The underlying handle, for the snapshot and key-value stores that share the file. */
+  get database(): Db {
+    return this.#db;
+  }
+
+  #headSync(): LedgerHead {
+    return this.#stmt.head.get() ?? EMPTY_HEAD;
+  }
+
+  append(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
+    try {
+      return Promise.resolve(this.#appendSync(events, expectedHead));
+    } catch (error) {
+      return Promise.reject(translate(error));
+    }
+  }
+
+  #appendSync(events: SealedEvent[], expectedHead: number): AppendResult {
+    if (events.length === 0) throw new InvalidAppend('append of no events');
+    const run = this.#db.transaction((): AppendResult => {
+      const existing = events.map((e) => this.#stmt.byId.get(e.id));
+      const found = existing.filter((row) => row !== undefined);
+      if (found.length === events.length) {
+        return { events: found.map(toEvent), head: this.#headSync(), duplicate: true };
+      }
+      if (found.length > 0) {
+        throw new InvalidAppend('some but not all event ids of this append are already stored');
+      }
+      const head = this.#headSync();
+      if (head.seq !== expectedHead) throw new AppendConflict(expectedHead, head.seq);
+      let prev = head;
+      for (const event of events) {
+        if (event.seq !== prev.seq + 1 || event.prev_hash !== prev.hash) {
+          throw new InvalidAppend(`event ${event.id} does not link to seq ${prev.seq}`);
+        }
+        this.#stmt.insert.run(
+          event.seq,
+          event.id,
+          event.stream,
+          event.type,
+          event.meta.org_id,
+          event.recorded_at,
+          sealedContentText(event),
+          event.content_hash,
+          event.prev_hash,
+          event.hash,
+        );
+        prev = { seq: event.seq, hash: event.hash };
+      }
+      return { events, head: prev, duplicate: false };
+    });
+    const result = run.immediate();
+    if (!result.duplicate) this.#emitter.emit('append');
+    return result;
+  }
+
+  head(): Promise<LedgerHead> {
+    try {
+      return Promise.resolve(this.#headSync());
+    } catch (error) {
+      return Promise.reject(translate(error));
+    }
+  }
+
+  read(from: number, limit: number): Promise<SealedEvent[]> {
+    try {
+      return Promise.resolve(this.#stmt.range.all(Math.max(1, from), limit).map(toEvent));
+    } catch (error) {
+      return Promise.reject(translate(error));
+    }
+  }
+
+  readRecords(from: number, limit: number): Promise<StoredRecord[]> {
+    try {
+      return Promise.resolve(this.#stmt.range.all(Math.max(1, from), limit));
+    } catch (error) {
+      return Promise.reject(translate(error));
+    }
+  }
+
+  readStream(stream: string, opts: ReadStreamOptions = {}): Promise<SealedEvent[]> {
+    try {
+      const rows = this.#stmt.stream.all(stream, opts.after ?? 0, opts.limit ?? Number.MAX_SAFE_INTEGER);
+      return Promise.resolve(rows.map(toEvent));
+    } catch (error) {
+      return Promise.reject(translate(error));
+    }
+  }
+
+  subscribe(from: number, onEvent: EventHandler): Subscription {
+    let next = Math.max(1, from);
+    let closed = false;
+    let pumping: Promise<void> | null = null;
+    let again = false;
+    const pumpOnce = async (): Promise<void> => {
+      for (;;) {
+        const page = closed ? [] : this.#stmt.range.all(next, 500).map(toEvent);
+        if (page.length === 0) return;
+        for (const event of page) {
+          if (closed) return;
+          await onEvent(event);
+          next = event.seq + 1;
+        }
+      }
+    };
+    const pump = (): Promise<void> => {
+      if (pumping) {
+        again = true;
+        return pumping;
+      }
+      pumping = (async () => {
+        do {
+          again = false;
+          await pumpOnce();
+        } while (again && !closed);
+      })().finally(() => {
+        pumping = null;
+      });
+      return pumping;
+    };
+    const onAppend = (): void => void pump().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const ready = pump().then(() => {
+      if (closed) return;
+      this.#emitter.on('append', onAppend);
+      timer = setInterval(onAppend, this.#pollMs);
+      timer.unref();
+    });
+    return {
+      ready,
+      close: async () => {
+        closed = true;
+        this.#emitter.off('append', onAppend);
+        if (timer) clearInterval(timer);
+        await pumping?.catch(() => undefined);
+      },
+    };
+  }
+
+  close(): Promise<void> {
+    this.#emitter.removeAllListeners();
+    if (this.#db.open) this.#db.close();
+    return Promise.resolve();
+  }
+}
+
+
+/** Projection snapshots and checkpoints, in the ledger file or (ESDB mode) a file of their own. */
+export class SqliteSnapshotStore implements SnapshotStore {
+  readonly #db: Db;
+  readonly #owned: boolean;
+  constructor(source: SqliteEventStore | string) {
+    if (typeof source === 'string') {
+      if (source !== ':memory:') mkdirSync(dirname(source), { recursive: true });
+      this.#db = new Database(source);
+      this.#db.pragma('journal_mode = WAL');
+      this.#db.exec(SCHEMA);
+      this.#owned = true;
+    } else {
+      this.#db = source.database;
+      this.#owned = false;
+    }
+  }
+  load(name: string): SnapshotRecord | undefined {
+    return this.#db
+      .prepare<[string], SnapshotRecord>('SELECT name, version, checkpoint, state, saved_at FROM projection_snapshots WHERE name = ?')
+      .get(name);
+  }
+  save(record: SnapshotRecord): void {
+    this.#db
+      .prepare(
+        `INSERT INTO projection_snapshots (name, version, checkpoint, state, saved_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(name) DO UPDATE SET version = excluded.version, checkpoint = excluded.checkpoint,
+           state = excluded.state, saved_at = excluded.saved_at`,
+      )
+      .run(record.name, record.version, record.checkpoint, record.state, record.saved_at);
+  }
+  clear(name?: string): void {
+    if (name === undefined) this.#db.prepare('DELETE FROM projection_snapshots').run();
+    else this.#db.prepare('DELETE FROM projection_snapshots WHERE name = ?').run(name);
+  }
+  close(): void {
+    if (this.#owned && this.#db.open) this.#db.close();
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Failures the ledger and its stores report. One class per case, each with a literal `type`.
+ */
+
+/** The store's head was not the expected one: another writer appended first. */
+export class AppendConflict extends Error {
+  readonly type = 'append_conflict' as const;
+  constructor(
+    readonly expectedHead: number,
+    readonly actualHead: number | null,
+    message?: string,
+  ) {
+    super(message ?? `expected ledger head ${expectedHead}, store is at ${actualHead ?? 'unknown'}`);
+    this.name = 'AppendConflict';
+  }
+}
+
+/** Retries after conflicts ran out; the HTTP edge answers 409 CONFLICT. */
+export class ConflictRetriesExhausted extends Error {
+  readonly type = 'conflict_retries_exhausted' as const;
+  constructor(readonly attempts: number) {
+    super(`ledger head kept moving; gave up after ${attempts} attempts`);
+    this.name = 'ConflictRetriesExhausted';
+  }
+}
+
+/** The store cannot be reached or written; the HTTP edge answers 503 UNAVAILABLE. */
+export class StoreUnavailable extends Error {
+  readonly type = 'store_unavailable' as const;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/** An append whose events are malformed for the position they claim (a bug, never user input). */
+export class InvalidAppend extends Error {
+  readonly type = 'invalid_append' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidAppend';
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Chain verification (ARCHITECTURE §3.4). Pure: takes events, returns issues, never throws.
+ * `ChainVerifier` is the incremental form the CLI and the background verifier stream through;
+ * it can also check stored canonical bytes directly (`pushStored`), which avoids re-canonicalizing.
+ */
+import { sha256Hex } from '../crypto/hash.js';
+import { contentJson, GENESIS_HASH, linkHash, type LedgerHead, type SealedEvent } from './envelope.js';
+
+export type VerifyIssueCode = 'content_hash_mismatch' | 'hash_mismatch' | 'broken_link' | 'seq_gap';
+
+export interface VerifyIssue {
+  code: VerifyIssueCode;
+  seq: number;
+  expected: string;
+  actual: string;
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  checked: number;
+  /** Last seq checked with no issue at or before it (the watermark). */
+  verified_through: number;
+  issues: VerifyIssue[];
+}
+
+/** A stored row: the canonical content bytes as written plus the chain columns. */
+export interface StoredRecord {
+  seq: number;
+  content: string;
+  content_hash: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export class ChainVerifier {
+  #prev: LedgerHead;
+  #checked = 0;
+  #verifiedThrough: number;
+  #issues: VerifyIssue[] = [];
+
+  /** Start after `from` (the genesis by default) to verify a suffix of the chain. */
+  constructor(from: LedgerHead = { seq: 0, hash: GENESIS_HASH }) {
+    this.#prev = from;
+    this.#verifiedThrough = from.seq;
+  }
+
+  push(event: SealedEvent): VerifyIssue[] {
+    let text: string;
+    try {
+      text = contentJson(event);
+    } catch {
+      text = '';
+    }
+    return this.#check(event.seq, sha256Hex(text), event);
+  }
+
+  pushStored(record: StoredRecord): VerifyIssue[] {
+    return this.#check(record.seq, sha256Hex(record.content), record);
+  }
+
+  #check(
+    seq: number,
+    computedContentHash: string,
+    stored: { content_hash: string; prev_hash: string; hash: string },
+  ): VerifyIssue[] {
+    const found: VerifyIssue[] = [];
+    const expectedSeq = this.#prev.seq + 1;
+    if (seq !== expectedSeq) {
+      found.push({ code: 'seq_gap', seq, expected: String(expectedSeq), actual: String(seq) });
+    }
+    if (computedContentHash !== stored.content_hash) {
+      found.push({ code: 'content_hash_mismatch', seq, expected: computedContentHash, actual: stored.content_hash });
+    }
+    if (stored.prev_hash !== this.#prev.hash) {
+      found.push({ code: 'broken_link', seq, expected: this.#prev.hash, actual: stored.prev_hash });
+    }
+    const computedHash = linkHash(seq, stored.prev_hash, stored.content_hash);
+    if (computedHash !== stored.hash) {
+      found.push({ code: 'hash_mismatch', seq, expected: computedHash, actual: stored.hash });
+    }
+    this.#checked += 1;
+    if (found.length === 0 && this.#issues.length === 0) this.#verifiedThrough = seq;
+    this.#issues.push(...found);
+    // Link the next event to what this one claims, so one bad row is reported once, not cascaded.
+    this.#prev = { seq, hash: stored.hash };
+    return found;
+  }
+
+  result(): VerifyResult {
+    return {
+      ok: this.#issues.length === 0,
+      checked: this.#checked,
+      verified_through: this.#verifiedThrough,
+      issues: [...this.#issues],
+    };
+  }
+}
+
+/** Verifies a run of events starting after `from` (genesis by default). Never throws. */
+export function verifyLedger(events: Iterable<SealedEvent>, from?: LedgerHead): VerifyResult {
+  const verifier = new ChainVerifier(from);
+  try {
+    for (const event of events) verifier.push(event);
+  } catch {
+    // An iterable that fails mid-way leaves what was checked; the watermark says how far.
+  }
+  return verifier.result();
+}

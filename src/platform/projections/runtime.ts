@@ -1,0 +1,219 @@
+/**
+ * Projection runtime (ARCHITECTURE §6): folds the ledger into in-memory read models.
+ * A projection is `{name, version, init, evolve}`; `evolve` depends only on the state it is given
+ * and the event. The runtime owns each state object outright (nothing else holds a reference), so
+ * `evolve` may update it in place and return it — the fold stays a function of the ledger prefix,
+ * which the snapshot property test checks. Snapshots are JSON; start = load a snapshot of the same
+ * version, then catch up from its checkpoint.
+ */
+import type { Clock } from '../clock.js';
+import type { EventStore, Subscription } from '../event-store/port.js';
+import type { SealedEvent } from '../ledger/envelope.js';
+
+export interface Projection<S = unknown> {
+  readonly name: string;
+  /** Bump when `evolve` or the state shape changes: older snapshots are then ignored. */
+  readonly version: number;
+  init(): S;
+  evolve(state: S, event: SealedEvent): S;
+}
+
+export interface SnapshotRecord {
+  name: string;
+  version: number;
+  checkpoint: number;
+  state: string;
+  saved_at: string;
+}
+
+export interface SnapshotStore {
+  load(name: string): SnapshotRecord | undefined;
+  save(record: SnapshotRecord): void;
+  clear(name?: string): void;
+}
+
+export class MemorySnapshotStore implements SnapshotStore {
+  readonly records = new Map<string, SnapshotRecord>();
+  load(name: string): SnapshotRecord | undefined {
+    return this.records.get(name);
+  }
+  save(record: SnapshotRecord): void {
+    this.records.set(record.name, { ...record });
+  }
+  clear(name?: string): void {
+    if (name === undefined) this.records.clear();
+    else this.records.delete(name);
+  }
+}
+
+interface Slot {
+  projection: Projection<unknown>;
+  state: unknown;
+  checkpoint: number;
+}
+
+export interface RuntimeOptions {
+  /** Persist snapshots after this many applied events (default 50,000; 0 = only on demand). */
+  snapshotEvery?: number;
+  /** Events read per page during catch-up. */
+  pageSize?: number;
+}
+
+export interface ReplayProgress {
+  position: number;
+  head: number;
+}
+
+export class ProjectionRuntime {
+  readonly #store: EventStore;
+  readonly #snapshots: SnapshotStore | null;
+  readonly #clock: Clock;
+  readonly #slots = new Map<string, Slot>();
+  readonly #snapshotEvery: number;
+  readonly #pageSize: number;
+  #position = 0;
+  #sinceSnapshot = 0;
+  #catchingUp: Promise<void> | null = null;
+  #subscription: Subscription | null = null;
+  #listeners: ((event: SealedEvent) => void)[] = [];
+
+  constructor(
+    store: EventStore,
+    projections: readonly Projection<never>[],
+    snapshots: SnapshotStore | null,
+    clock: Clock,
+    opts: RuntimeOptions = {},
+  ) {
+    this.#store = store;
+    this.#snapshots = snapshots;
+    this.#clock = clock;
+    this.#snapshotEvery = opts.snapshotEvery ?? 50_000;
+    this.#pageSize = opts.pageSize ?? 5_000;
+    for (const p of projections as readonly Projection<unknown>[]) {
+      if (this.#slots.has(p.name)) throw new Error(`projection ${p.name} registered twice`);
+      this.#slots.set(p.name, { projection: p, state: p.init(), checkpoint: 0 });
+    }
+  }
+
+  /** The seq every projection has applied. */
+  get position(): number {
+    return this.#position;
+  }
+
+  names(): string[] {
+    return [...this.#slots.keys()];
+  }
+
+  /** The current state of one projection. Callers must treat it as read-only. */
+  state<S>(projection: Projection<S> | string): S {
+    const name = typeof projection === 'string' ? projection : projection.name;
+    const slot = this.#slots.get(name);
+    if (!slot) throw new Error(`unknown projection ${name}`);
+    return slot.state as S;
+  }
+
+  /** Runs `fn` for every event applied from now on (after the projections saw it). */
+  onApplied(fn: (event: SealedEvent) => void): void {
+    this.#listeners.push(fn);
+  }
+
+  /** Loads matching snapshots and catches up to the store's head. */
+  async start(onProgress?: (p: ReplayProgress) => void): Promise<void> {
+    for (const slot of this.#slots.values()) {
+      const snap = this.#snapshots?.load(slot.projection.name);
+      if (snap && snap.version === slot.projection.version) {
+        slot.state = JSON.parse(snap.state) as unknown;
+        slot.checkpoint = snap.checkpoint;
+      }
+    }
+    this.#position = Math.min(...[...this.#slots.values()].map((s) => s.checkpoint), Number.MAX_SAFE_INTEGER);
+    if (this.#slots.size === 0) this.#position = 0;
+    await this.catchUp(onProgress);
+  }
+
+  /** Applies everything the store has beyond our position. Concurrent calls share one pass. */
+  catchUp(onProgress?: (p: ReplayProgress) => void): Promise<void> {
+    this.#catchingUp ??= this.#catchUpNow(onProgress).finally(() => {
+      this.#catchingUp = null;
+    });
+    return this.#catchingUp;
+  }
+
+  async #catchUpNow(onProgress?: (p: ReplayProgress) => void): Promise<void> {
+    const head = (await this.#store.head()).seq;
+    while (this.#position < head) {
+      const page = await this.#store.read(this.#position + 1, this.#pageSize);
+      if (page.length === 0) break;
+      for (const event of page) this.#applyOne(event);
+      onProgress?.({ position: this.#position, head });
+    }
+  }
+
+  /**
+   * Applies freshly appended events in order; events at or below the position are ignored and a
+   * gap (another writer's events) is filled from the store first.
+   */
+  async apply(events: readonly SealedEvent[]): Promise<void> {
+    for (const event of events) {
+      if (event.seq <= this.#position) continue;
+      if (event.seq > this.#position + 1) await this.catchUp();
+      if (event.seq === this.#position + 1) this.#applyOne(event);
+    }
+  }
+
+  #applyOne(event: SealedEvent): void {
+    for (const slot of this.#slots.values()) {
+      if (event.seq > slot.checkpoint) {
+        slot.state = slot.projection.evolve(slot.state, event);
+        slot.checkpoint = event.seq;
+      }
+    }
+    this.#position = event.seq;
+    for (const fn of this.#listeners) fn(event);
+    this.#sinceSnapshot += 1;
+    if (this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#snapshotEvery) this.saveSnapshots();
+  }
+
+  /** Follows the store live (events appended by other processes). */
+  async follow(): Promise<void> {
+    if (this.#subscription) return;
+    this.#subscription = this.#store.subscribe(this.#position + 1, (event) => this.apply([event]));
+    await this.#subscription.ready;
+  }
+
+  /** Persists every projection's state and checkpoint. */
+  saveSnapshots(): void {
+    this.#sinceSnapshot = 0;
+    if (!this.#snapshots) return;
+    const saved_at = this.#clock.now().toISOString();
+    for (const slot of this.#slots.values()) {
+      this.#snapshots.save({
+        name: slot.projection.name,
+        version: slot.projection.version,
+        checkpoint: slot.checkpoint,
+        state: JSON.stringify(slot.state),
+        saved_at,
+      });
+    }
+  }
+
+  /** Drops all state and snapshots and replays from seq 1. */
+  async rebuild(onProgress?: (p: ReplayProgress) => void): Promise<void> {
+    await this.#catchingUp;
+    this.#snapshots?.clear();
+    for (const slot of this.#slots.values()) {
+      slot.state = slot.projection.init();
+      slot.checkpoint = 0;
+    }
+    this.#position = 0;
+    await this.catchUp(onProgress);
+    this.saveSnapshots();
+  }
+
+  async stop(): Promise<void> {
+    await this.#subscription?.close();
+    this.#subscription = null;
+    await this.#catchingUp;
+    this.saveSnapshots();
+  }
+}
