@@ -11,7 +11,7 @@ import { chain, eventually, headOf, TEST_META } from '../support/events.js';
 export interface ContractFixture {
   makeStore(): Promise<EventStore>;
   /** A second, independent handle on the store `makeStore` last made (another "process"). */
-  secondHandle?(): Promise<EventStore>;
+  secondHandle: () => Promise<EventStore>;
 }
 
 export function runEventStoreContract(name: string, fixture: ContractFixture): void {
@@ -105,16 +105,18 @@ export function runEventStoreContract(name: string, fixture: ContractFixture): v
       await sub.close();
     });
 
-    it('lets exactly one of two Ledger writers win each race, leaving a gapless chain', async function () {
-      if (!fixture.secondHandle) this.skip();
-      const other = await fixture.secondHandle!();
+    it('lets exactly one of two Ledger writers win each race, leaving a gapless chain', async () => {
+      const other = await fixture.secondHandle();
       opened.push(other);
       const clock = new ManualClock('2026-01-01T00:00:00Z');
       const ledgerA = await Ledger.open(store, clock);
       const ledgerB = await Ledger.open(other, clock);
       const results = await Promise.allSettled(
         Array.from({ length: 20 }, (_, i) =>
-          (i % 2 === 0 ? ledgerA : ledgerB).append([{ stream: 'race-1', type: 'RaceRun', data: { i } }], TEST_META),
+          (i % 2 === 0 ? ledgerA : ledgerB).append(
+            [{ stream: 'race-1', type: 'RaceRun', data: { i } }],
+            TEST_META,
+          ),
         ),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(20);
@@ -124,9 +126,8 @@ export function runEventStoreContract(name: string, fixture: ContractFixture): v
       expect(ledgerA.conflicts + ledgerB.conflicts).to.be.greaterThan(0);
     });
 
-    it('rejects a raw race at one head: exactly one of two appends at the same expected head wins', async function () {
-      if (!fixture.secondHandle) this.skip();
-      const other = await fixture.secondHandle!();
+    it('rejects a raw race at one head: exactly one of two appends at the same expected head wins', async () => {
+      const other = await fixture.secondHandle();
       opened.push(other);
       const x = chain(1, undefined, 1);
       const y = chain(1, undefined, 2);

@@ -1,7 +1,13 @@
 /**
  * Builders for ledger tests: sealed chains with fixed ids and a pinned clock, never randomness.
  */
-import { GENESIS_HASH, seal, type EventMeta, type LedgerHead, type SealedEvent } from '../../src/platform/ledger/index.js';
+import {
+  GENESIS_HASH,
+  seal,
+  type EventMeta,
+  type LedgerHead,
+  type SealedEvent,
+} from '../../src/platform/ledger/index.js';
 
 export const TEST_META: EventMeta = { org_id: 'org_test', actor: 'system', request_id: 'req-test-0001' };
 
@@ -12,7 +18,12 @@ export function testId(n: number, family = 0): string {
 }
 
 /** Seals `count` events after `after`, on `stream`, with ids from `family`. */
-export function chain(count: number, after: LedgerHead = { seq: 0, hash: GENESIS_HASH }, family = 0, stream = 'test-stream'): SealedEvent[] {
+export function chain(
+  count: number,
+  after: LedgerHead = { seq: 0, hash: GENESIS_HASH },
+  family = 0,
+  stream = 'test-stream',
+): SealedEvent[] {
   const out: SealedEvent[] = [];
   let prev = after;
   for (let i = 0; i < count; i += 1) {

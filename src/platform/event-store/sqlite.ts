@@ -69,12 +69,12 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_CORRUPT',
 ]);
 
-function translate(error: unknown): unknown {
+function translate(error: unknown): Error {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && [...UNAVAILABLE_CODES].some((c) => code.startsWith(c))) {
     return new StoreUnavailable(`ledger store unavailable (${code})`, { cause: error });
   }
-  return error;
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 function toEvent(row: EventRow): SealedEvent {
@@ -107,7 +107,9 @@ export class SqliteEventStore implements EventStore {
   readonly #pollMs: number;
   readonly #stmt: {
     head: Statement<[], { seq: number; hash: string }>;
-    insert: Statement<[number, string, string, string, string | null, string, string, string, string, string]>;
+    insert: Statement<
+      [number, string, string, string, string | null, string, string, string, string, string]
+    >;
     byId: Statement<[string], EventRow>;
     range: Statement<[number, number], EventRow>;
     stream: Statement<[string, number, number], EventRow>;
@@ -294,7 +296,6 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-
 /** Projection snapshots and checkpoints, in the ledger file or (ESDB mode) a file of their own. */
 export class SqliteSnapshotStore implements SnapshotStore {
   readonly #db: Db;
@@ -313,7 +314,9 @@ export class SqliteSnapshotStore implements SnapshotStore {
   }
   load(name: string): SnapshotRecord | undefined {
     return this.#db
-      .prepare<[string], SnapshotRecord>('SELECT name, version, checkpoint, state, saved_at FROM projection_snapshots WHERE name = ?')
+      .prepare<[string], SnapshotRecord>(
+        'SELECT name, version, checkpoint, state, saved_at FROM projection_snapshots WHERE name = ?',
+      )
       .get(name);
   }
   save(record: SnapshotRecord): void {

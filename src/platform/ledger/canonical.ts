@@ -5,7 +5,7 @@
 import canonicalizeImpl from 'canonicalize';
 
 export function canonicalJson(value: unknown): string {
-  const out = (canonicalizeImpl as (input: unknown) => string | undefined)(value);
+  const out = canonicalizeImpl(value);
   if (out === undefined) throw new TypeError('value has no canonical JSON form');
   return out;
 }

@@ -6,4 +6,5 @@ export * from './envelope.js';
 export * from './errors.js';
 export * from './ledger.js';
 export * from './verify.js';
+export * from './verify-store.js';
 export { canonicalJson } from './canonical.js';

@@ -7,7 +7,15 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Clock } from '../clock.js';
 import type { EventStore } from '../event-store/port.js';
-import { cleanMeta, EMPTY_HEAD, seal, type EventInput, type EventMeta, type LedgerHead, type SealedEvent } from './envelope.js';
+import {
+  cleanMeta,
+  EMPTY_HEAD,
+  seal,
+  type EventInput,
+  type EventMeta,
+  type LedgerHead,
+  type SealedEvent,
+} from './envelope.js';
 import { AppendConflict, ConflictRetriesExhausted } from './errors.js';
 
 /** What a command's decision produces: events to append (possibly none) and a result to return. */
@@ -85,7 +93,10 @@ export class Ledger {
    * Runs `decide` against the current head and appends what it returns, atomically. On a conflict
    * `decide` runs again after `onConflict` has caught the read side up.
    */
-  commit<R>(decide: (head: LedgerHead) => Decision<R> | Promise<Decision<R>>, meta: EventMeta): Promise<CommitResult<R>> {
+  commit<R>(
+    decide: (head: LedgerHead) => Decision<R> | Promise<Decision<R>>,
+    meta: EventMeta,
+  ): Promise<CommitResult<R>> {
     const run = this.#queue.then(() => this.#commitNow(decide, meta));
     this.#queue = run.catch(() => undefined);
     return run;
@@ -126,7 +137,12 @@ export class Ledger {
           this.#head = stored.head;
           await this.#onAppended?.(stored.events);
         }
-        return { result: decision.result, events: stored.events, head: this.#head, duplicate: stored.duplicate };
+        return {
+          result: decision.result,
+          events: stored.events,
+          head: this.#head,
+          duplicate: stored.duplicate,
+        };
       } catch (error) {
         if (!(error instanceof AppendConflict)) throw error;
         this.#conflicts += 1;

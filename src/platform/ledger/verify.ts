@@ -45,13 +45,19 @@ export class ChainVerifier {
   }
 
   push(event: SealedEvent): VerifyIssue[] {
+    // Whatever arrives is checked as data: a malformed element yields issues, never an exception.
+    const record = (typeof event === 'object' && event !== null ? event : {}) as Partial<SealedEvent>;
     let text: string;
     try {
-      text = contentJson(event);
+      text = contentJson(record as SealedEvent);
     } catch {
       text = '';
     }
-    return this.#check(event.seq, sha256Hex(text), event);
+    return this.#check(Number(record.seq), sha256Hex(text), {
+      content_hash: String(record.content_hash),
+      prev_hash: String(record.prev_hash),
+      hash: String(record.hash),
+    });
   }
 
   pushStored(record: StoredRecord): VerifyIssue[] {
@@ -69,7 +75,12 @@ export class ChainVerifier {
       found.push({ code: 'seq_gap', seq, expected: String(expectedSeq), actual: String(seq) });
     }
     if (computedContentHash !== stored.content_hash) {
-      found.push({ code: 'content_hash_mismatch', seq, expected: computedContentHash, actual: stored.content_hash });
+      found.push({
+        code: 'content_hash_mismatch',
+        seq,
+        expected: computedContentHash,
+        actual: stored.content_hash,
+      });
     }
     if (stored.prev_hash !== this.#prev.hash) {
       found.push({ code: 'broken_link', seq, expected: this.#prev.hash, actual: stored.prev_hash });

@@ -18,6 +18,14 @@ export interface Projection<S = unknown> {
   evolve(state: S, event: SealedEvent): S;
 }
 
+/** Any projection, whatever its state type (the runtime holds a heterogeneous list). */
+export interface AnyProjection {
+  readonly name: string;
+  readonly version: number;
+  init(): unknown;
+  evolve(state: never, event: SealedEvent): unknown;
+}
+
 export interface SnapshotRecord {
   name: string;
   version: number;
@@ -79,7 +87,7 @@ export class ProjectionRuntime {
 
   constructor(
     store: EventStore,
-    projections: readonly Projection<never>[],
+    projections: readonly AnyProjection[],
     snapshots: SnapshotStore | null,
     clock: Clock,
     opts: RuntimeOptions = {},

@@ -1,0 +1,87 @@
+/**
+ * Shared plumbing for the operations CLIs: argument parsing with --help/--json, a progress bar on
+ * stderr (never mixed into --json output), and opening the configured ledger.
+ */
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import cliProgress from 'cli-progress';
+import { loadConfig, type Config } from '../../src/config.js';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
+import type { EventStore } from '../../src/platform/event-store/port.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+export interface Cli<V> {
+  values: V;
+  positionals: string[];
+  json: boolean;
+}
+
+/** Parses argv; prints usage and exits 0 on --help, 2 on a bad flag. */
+export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(usage: string, options: O) {
+  try {
+    const parsed = parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      options: { ...options, help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
+    });
+    const values = parsed.values as Record<string, unknown>;
+    if (values.help) {
+      process.stdout.write(`${usage.trim()}\n`);
+      process.exit(EXIT_OK);
+    }
+    return { values: parsed.values, positionals: parsed.positionals, json: values.json === true };
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${usage.trim()}\n`);
+    process.exit(EXIT_USAGE);
+  }
+}
+
+export function config(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(EXIT_USAGE);
+  }
+}
+
+export function ledgerPath(cfg: Config): string {
+  return join(cfg.DATA_DIR, 'ledger.db');
+}
+
+/** Opens the embedded ledger of DATA_DIR. */
+export function openLedgerStore(cfg: Config): EventStore & { close(): Promise<void> } {
+  return SqliteEventStore.open(ledgerPath(cfg));
+}
+
+/** A progress bar on stderr with events/s and ETA; silent when --json or stderr is not a TTY-less CI log. */
+export function progressBar(label: string, enabled: boolean) {
+  if (!enabled)
+    return { start: (_total: number) => undefined, update: (_n: number) => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${label} |{bar}| {percentage}% {value}/{total} events | {rate} ev/s | ETA {eta_formatted}`,
+      stream: process.stderr,
+      noTTYOutput: true,
+      notTTYSchedule: 2000,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const started = performance.now();
+  return {
+    start: (total: number) => bar.start(Math.max(total, 1), 0, { rate: '0' }),
+    update: (n: number) => {
+      const seconds = (performance.now() - started) / 1000;
+      bar.update(n, { rate: seconds > 0 ? Math.round(n / seconds).toLocaleString('en-US') : '0' });
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+export function rate(count: number, ms: number): number {
+  return ms > 0 ? Math.round((count * 1000) / ms) : 0;
+}

@@ -1,0 +1,56 @@
+/**
+ * Configuration: the only reader of process.env. Parsed with zod; a bad environment refuses to
+ * start with every problem listed at once (ARCHITECTURE §8).
+ */
+import { z } from 'zod';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .refine((v) => protocols.some((p) => v.startsWith(p)), {
+      message: `must start with ${protocols.join(' or ')}`,
+    })
+    .optional();
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  EVENTSTORE_URL: optionalUrl(['esdb://', 'esdb+discover://']),
+  REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  RATE_LIMIT_ON_STORE_ERROR: z.enum(['closed', 'open']).default('closed'),
+  KEY_PEPPER: z.string().min(32, 'must be at least 32 characters').optional(),
+  LEDGER_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  DEMO: z.enum(['0', '1']).optional(),
+  PUBLIC_BASE_URL: z.url().optional(),
+  SAM_API_KEY: z.string().min(1).optional(),
+  SAM_API_BASE_URL: z.url().default('https://api.sam.gov'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  TRUST_PROXY: z.enum(['0', '1']).default('0'),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  readonly type = 'config_error' as const;
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (process.env by default); empty strings count as unset. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.keys(EnvSchema.shape)
+      .map((k) => [k, env[k]] as const)
+      .filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  return parsed.data;
+}

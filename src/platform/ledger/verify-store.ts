@@ -1,0 +1,44 @@
+/**
+ * Streams a whole store through the ChainVerifier over its stored canonical bytes. Used by the
+ * `ledger:verify` CLI, the background verifier and /api/ledger/verify.
+ */
+import type { EventStore } from '../event-store/port.js';
+import type { LedgerHead } from './envelope.js';
+import { ChainVerifier, type VerifyResult } from './verify.js';
+
+export interface VerifyProgress {
+  checked: number;
+  head: number;
+}
+
+export interface VerifyStoreOptions {
+  /** Resume after a verified position (the background verifier's watermark). */
+  from?: LedgerHead;
+  /** Stop at the first bad seq (the CLI) instead of collecting every issue. */
+  stopAtFirstIssue?: boolean;
+  pageSize?: number;
+  onProgress?: (p: VerifyProgress) => void;
+}
+
+export async function verifyStore(
+  store: EventStore,
+  opts: VerifyStoreOptions = {},
+): Promise<VerifyResult & { head: number }> {
+  const head = (await store.head()).seq;
+  const verifier = new ChainVerifier(opts.from);
+  const pageSize = opts.pageSize ?? 10_000;
+  let next = (opts.from?.seq ?? 0) + 1;
+  let checked = 0;
+  for (;;) {
+    const page = await store.readRecords(next, pageSize);
+    for (const record of page) {
+      const issues = verifier.pushStored(record);
+      if (issues.length > 0 && opts.stopAtFirstIssue) return { ...verifier.result(), head };
+    }
+    checked += page.length;
+    opts.onProgress?.({ checked, head });
+    if (page.length < pageSize) break;
+    next = page[page.length - 1]!.seq + 1;
+  }
+  return { ...verifier.result(), head };
+}

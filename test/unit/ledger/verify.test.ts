@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { verifyLedger, type SealedEvent } from '../../../src/platform/ledger/index.js';
+import { chain } from '../../support/events.js';
+
+function copy(events: SealedEvent[]): SealedEvent[] {
+  return JSON.parse(JSON.stringify(events)) as SealedEvent[];
+}
+
+describe('verifyLedger (ARCHITECTURE §3.4)', () => {
+  it('accepts an untouched chain and reports the watermark', () => {
+    const result = verifyLedger(chain(10));
+    expect(result).to.deep.equal({ ok: true, checked: 10, verified_through: 10, issues: [] });
+  });
+
+  it('detects a changed content byte at its seq', () => {
+    const events = copy(chain(6));
+    (events[3]!.data as { note: string }).note = 'event 5';
+    const result = verifyLedger(events);
+    expect(result.ok).to.equal(false);
+    expect(result.issues.map((i) => [i.code, i.seq])).to.deep.equal([['content_hash_mismatch', 4]]);
+    expect(result.verified_through).to.equal(3);
+  });
+
+  it('detects a changed hash at its seq and the link it breaks after it', () => {
+    const events = copy(chain(6));
+    events[2]!.hash = 'f'.repeat(64);
+    const result = verifyLedger(events);
+    expect(result.issues.map((i) => [i.code, i.seq])).to.deep.equal([
+      ['hash_mismatch', 3],
+      ['broken_link', 4],
+    ]);
+    expect(result.verified_through).to.equal(2);
+  });
+
+  it('detects a broken link when prev_hash no longer names the previous event', () => {
+    const events = copy(chain(4));
+    events[1]!.prev_hash = 'a'.repeat(64);
+    const codes = verifyLedger(events).issues.map((i) => [i.code, i.seq]);
+    expect(codes).to.deep.include(['broken_link', 2]);
+  });
+
+  it('detects a gap where an event was removed', () => {
+    const events = copy(chain(5));
+    events.splice(2, 1);
+    const issues = verifyLedger(events).issues;
+    expect(issues[0]).to.include({ code: 'seq_gap', seq: 4, expected: '3', actual: '4' });
+    expect(issues.map((i) => i.code)).to.include('broken_link');
+  });
+
+  it('detects reordering', () => {
+    const events = copy(chain(5));
+    [events[1], events[2]] = [events[2]!, events[1]!];
+    expect(verifyLedger(events).issues[0]).to.include({ code: 'seq_gap', seq: 3 });
+  });
+
+  it('never throws, whatever it is handed', () => {
+    fc.assert(
+      fc.property(fc.array(fc.anything(), { maxLength: 5 }), (junk) => {
+        const result = verifyLedger(junk as SealedEvent[]);
+        expect(result.ok).to.equal(junk.length === 0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('flags any single-field mutation of any event (property)', () => {
+    const base = chain(8);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 7 }),
+        fc.constantFrom('content_hash', 'prev_hash', 'hash', 'stream', 'type', 'recorded_at'),
+        (index, field) => {
+          const events = copy(base);
+          const target = events[index]! as unknown as Record<string, string>;
+          target[field] = `${target[field]}x`;
+          const result = verifyLedger(events);
+          expect(result.ok).to.equal(false);
+          expect(result.issues[0]!.seq).to.equal(index + 1);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
