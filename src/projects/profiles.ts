@@ -125,6 +125,6 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
 };
 
 /** Whether `role` belongs to the certification chain of `profile` (signature referential check). */
-export function isChainRole(profile: ProfileName, role: string): role is SignerRole {
+export function isChainRole(profile: ProfileName, role: string): boolean {
   return (PROFILES[profile].certification_chain as readonly string[]).includes(role);
 }
