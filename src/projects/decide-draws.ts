@@ -1,0 +1,114 @@
+/**
+ * Deciding draw submission and signing. A pay application must cover every SOV line of its
+ * project exactly once (a G703 continuation sheet lists them all), list only this project's
+ * invoices, and carry an application number not yet used on the project. A signature must come
+ * from a role of the project's profile chain (DOMAIN §12), once per role, before funding.
+ */
+import { isoDate } from '../platform/clock.js';
+import { idFromUuid } from '../platform/ids.js';
+import type { SignDrawBody, SubmitDrawBody } from './contract.js';
+import {
+  accepted,
+  conflict,
+  invalid,
+  notFound,
+  orNull,
+  type DecideContext,
+  type Decided,
+  type Issue,
+} from './decision.js';
+import { drawStream, projectsEvent } from './events.js';
+import type { Project, ProjectsState } from './facts.js';
+import { isChainRole, PROFILES } from './profiles.js';
+import { getDraw, getProject } from './queries.js';
+import { checkDocumentRef, checkSovLine } from './references.js';
+
+export function decideSubmitDraw(
+  state: ProjectsState,
+  project_id: string,
+  body: SubmitDrawBody,
+  ctx: DecideContext,
+): Decided {
+  const project = getProject(state, ctx.org_id, project_id);
+  if (!project) return notFound(`unknown project ${project_id}`);
+  const issues = drawIssues(state, project, body);
+  if (issues.length > 0) return invalid('the draw does not match the project', issues);
+
+  const used = (state.by_project[project.id]?.draw_ids ?? []).some(
+    (id) => state.draws[id]?.application_no === body.application_no,
+  );
+  if (used) return conflict(`application ${body.application_no} was already submitted for ${project.id}`);
+
+  const draw_id = idFromUuid('DRW-', ctx.eventId);
+  const event = projectsEvent('DrawSubmitted', ctx.eventId, drawStream(draw_id), {
+    draw_id,
+    project_id: project.id,
+    application_no: body.application_no,
+    period_from: body.period_from,
+    period_to: body.period_to,
+    submitted_on: body.submitted_on ?? isoDate(ctx.now),
+    lines: body.lines.map((l) => ({
+      line: l.line,
+      previous: l.previous,
+      this_period: l.this_period,
+      stored_materials: l.stored_materials,
+    })),
+    retainage_pct: body.retainage_pct,
+    retainage_withheld: orNull(body.retainage_withheld),
+    previous_certificates_total: orNull(body.previous_certificates_total),
+    requested_amount: body.requested_amount,
+    invoices: [...body.invoices],
+  });
+  return accepted(event, draw_id);
+}
+
+function drawIssues(state: ProjectsState, project: Project, body: SubmitDrawBody): Issue[] {
+  const issues: Issue[] = [];
+  body.lines.forEach((l, i) => checkSovLine(project, issues, ['lines', i, 'line'], l.line));
+  const stated = new Set(body.lines.map((l) => l.line));
+  const missing = project.sov.filter((l) => !stated.has(l.line)).map((l) => l.line);
+  if (missing.length > 0) {
+    issues.push({
+      path: ['lines'],
+      code: 'missing_sov_lines',
+      message: `missing SOV lines ${missing.join(', ')}`,
+    });
+  }
+  body.invoices.forEach((id, i) => checkDocumentRef(state, project, issues, ['invoices', i], id, 'INVOICE'));
+  return issues;
+}
+
+export function decideSignDraw(
+  state: ProjectsState,
+  draw_id: string,
+  body: SignDrawBody,
+  ctx: DecideContext,
+): Decided {
+  const draw = getDraw(state, ctx.org_id, draw_id);
+  const project = draw && state.projects[draw.project_id];
+  if (!draw || !project) return notFound(`unknown draw ${draw_id}`);
+  if (!isChainRole(project.profile, body.role)) {
+    const chain = PROFILES[project.profile].certification_chain.join(', ');
+    return invalid(`the ${project.profile} profile's certification chain is ${chain}`, [
+      {
+        path: ['role'],
+        code: 'role_not_in_chain',
+        message: `${body.role} is not a ${project.profile} signer`,
+      },
+    ]);
+  }
+  if (draw.status === 'FUNDED' || draw.status === 'REJECTED') {
+    return conflict(`draw ${draw.id} is ${draw.status}; it can no longer be signed`);
+  }
+  if (draw.signatures.some((s) => s.role === body.role))
+    return conflict(`${body.role} has already signed ${draw.id}`);
+
+  const event = projectsEvent('DrawSigned', ctx.eventId, drawStream(draw.id), {
+    draw_id: draw.id,
+    project_id: project.id,
+    role: body.role,
+    signer_name: body.signer_name,
+    signed_on: body.signed_on,
+  });
+  return accepted(event, draw.id);
+}

@@ -1,0 +1,118 @@
+/**
+ * Deciding `POST /api/observations` (DOMAIN §8 rail facts). The project, when named, must be the
+ * org's; the entity must be known; a milestone must be one of the project's and a delivery's SOV
+ * line one of its lines. The event goes to the project's stream, else the entity's, else the
+ * org's (market-wide readings such as cost indexes).
+ */
+import { idFromUuid } from '../platform/ids.js';
+import type { RecordObservationBody } from './contract.js';
+import {
+  accepted,
+  invalid,
+  notFound,
+  orNull,
+  type DecideContext,
+  type Decided,
+  type Issue,
+} from './decision.js';
+import {
+  entityStream,
+  orgStream,
+  projectsEvent,
+  projectStream,
+  type DistributiveOmit,
+  type ObservationRecordedData,
+} from './events.js';
+import type { Project, ProjectsState } from './facts.js';
+import { getProject } from './queries.js';
+import { checkEntity, checkSovLine } from './references.js';
+
+export function decideRecordObservation(
+  state: ProjectsState,
+  body: RecordObservationBody,
+  ctx: DecideContext,
+): Decided {
+  const project = body.project_id === undefined ? null : getProject(state, ctx.org_id, body.project_id);
+  if (project === undefined) return notFound(`unknown project ${body.project_id ?? ''}`);
+  const issues = observationIssues(project, body, ctx);
+  if (issues.length > 0) return invalid('the observation references something unknown', issues);
+
+  const observation_id = idFromUuid('OBS-', ctx.eventId);
+  const { project_id: _p, entity, observed_on: _o, ...fields } = body;
+  const data: ObservationRecordedData = {
+    observation_id,
+    project_id: project?.id ?? null,
+    entity_id: orNull(entity),
+    observed_on: body.observed_on,
+    ...kindFields(fields),
+  };
+  const stream = project
+    ? projectStream(project.id)
+    : entity !== undefined
+      ? entityStream(entity)
+      : orgStream(ctx.org_id);
+  return accepted(projectsEvent('ObservationRecorded', ctx.eventId, stream, data), observation_id);
+}
+
+function observationIssues(
+  project: Project | null,
+  body: RecordObservationBody,
+  ctx: DecideContext,
+): Issue[] {
+  const issues: Issue[] = [];
+  checkEntity(ctx, issues, ['entity'], body.entity);
+  const needsProject = (what: string) =>
+    issues.push({ path: ['project_id'], code: 'project_required', message: `${what} needs a project_id` });
+  if (body.kind === 'milestone') {
+    if (!project) needsProject('a milestone');
+    else if (!project.milestones.some((m) => m.name === body.name)) {
+      issues.push({
+        path: ['name'],
+        code: 'unknown_milestone',
+        message: `${project.id} has no milestone "${body.name}"`,
+      });
+    }
+  }
+  if (body.kind === 'material_delivery' && body.line !== undefined) {
+    if (!project) needsProject('a delivery for an SOV line');
+    else checkSovLine(project, issues, ['line'], body.line);
+  }
+  return issues;
+}
+
+type KindBody = DistributiveOmit<RecordObservationBody, 'project_id' | 'entity' | 'observed_on'>;
+type KindFields = DistributiveOmit<
+  ObservationRecordedData,
+  'observation_id' | 'project_id' | 'entity_id' | 'observed_on'
+>;
+
+/** Kind-specific fields as the fact states them: optional values become null or their default. */
+function kindFields(body: KindBody): KindFields {
+  switch (body.kind) {
+    case 'osha_citation':
+      return { ...body, abated_on: orNull(body.abated_on) };
+    case 'material_delivery':
+      return {
+        ...body,
+        delivered_on: orNull(body.delivered_on),
+        critical: body.critical ?? false,
+        line: orNull(body.line),
+      };
+    case 'thermal_scan':
+      return { ...body, concrete_pour: body.concrete_pour ?? false };
+    case 'certified_payroll':
+    case 'milestone':
+    case 'incident':
+    case 'hours_worked':
+    case 'emissions_report':
+    case 'environmental_inspection':
+    case 'equipment_log':
+    case 'weather_forecast':
+    case 'cost_index':
+      return { ...body };
+    default: {
+      const unreachable: never = body;
+      return unreachable;
+    }
+  }
+}

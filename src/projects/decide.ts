@@ -1,0 +1,177 @@
+/**
+ * The projects deciders (ARCHITECTURE §5): pure functions of projected state, a zod-parsed
+ * command and its context. They check what the body cannot check about itself — references to
+ * projects, SOV lines, draws, documents, entities and chain roles — and return the one event to
+ * append or a rejection (SPEC §2 codes). No I/O, no clock: `ctx.now` is the only time.
+ */
+import { idFromUuid } from '../platform/ids.js';
+import type {
+  RecordChangeOrderBody,
+  RecordDocumentBody,
+  RecordObservationBody,
+  RegisterProjectBody,
+  ResolveFindingBody,
+  SignDrawBody,
+  SubmitDrawBody,
+} from './contract.js';
+import { decideRecordDocument } from './decide-documents.js';
+import { decideSignDraw, decideSubmitDraw } from './decide-draws.js';
+import { decideRecordObservation } from './decide-observations.js';
+import {
+  accepted,
+  conflict,
+  invalid,
+  notFound,
+  orNull,
+  type DecideContext,
+  type Decided,
+  type Issue,
+} from './decision.js';
+import { findingStream, projectsEvent, projectStream } from './events.js';
+import type { ProjectsState } from './facts.js';
+import { DEFAULT_PROFILE } from './profiles.js';
+import { getDocument, getProject } from './queries.js';
+import { checkEntity, checkSovLine } from './references.js';
+
+export * from './decision.js';
+export { decideRecordDocument, decideRecordObservation, decideSignDraw, decideSubmitDraw };
+
+/** Every ingestion command; path ids arrive as fields beside the parsed body. */
+export type ProjectsCommand =
+  | { type: 'RegisterProject'; body: RegisterProjectBody }
+  | { type: 'RecordChangeOrder'; project_id: string; body: RecordChangeOrderBody }
+  | { type: 'RecordDocument'; project_id: string; body: RecordDocumentBody }
+  | { type: 'SubmitDraw'; project_id: string; body: SubmitDrawBody }
+  | { type: 'SignDraw'; draw_id: string; body: SignDrawBody }
+  | { type: 'RecordObservation'; body: RecordObservationBody }
+  | { type: 'ResolveFinding'; finding_id: string; body: ResolveFindingBody };
+
+export function decide(state: ProjectsState, command: ProjectsCommand, ctx: DecideContext): Decided {
+  switch (command.type) {
+    case 'RegisterProject':
+      return decideRegisterProject(state, command.body, ctx);
+    case 'RecordChangeOrder':
+      return decideRecordChangeOrder(state, command.project_id, command.body, ctx);
+    case 'RecordDocument':
+      return decideRecordDocument(state, command.project_id, command.body, ctx);
+    case 'SubmitDraw':
+      return decideSubmitDraw(state, command.project_id, command.body, ctx);
+    case 'SignDraw':
+      return decideSignDraw(state, command.draw_id, command.body, ctx);
+    case 'RecordObservation':
+      return decideRecordObservation(state, command.body, ctx);
+    case 'ResolveFinding':
+      return decideResolveFinding(state, command.finding_id, command.body, ctx);
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+/** Same name (trimmed, case-folded) within one org is a duplicate registration (SPEC §2 409). */
+const sameName = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+export function decideRegisterProject(
+  state: ProjectsState,
+  body: RegisterProjectBody,
+  ctx: DecideContext,
+): Decided {
+  const issues: Issue[] = [];
+  checkEntity(ctx, issues, ['borrower'], body.borrower);
+  checkEntity(ctx, issues, ['general_contractor'], body.general_contractor);
+  checkEntity(ctx, issues, ['architect'], body.architect);
+  checkEntity(ctx, issues, ['inspector'], body.inspector);
+  body.sov.forEach((l, i) => checkEntity(ctx, issues, ['sov', i, 'subcontractor'], l.subcontractor));
+  if (issues.length > 0) return invalid('the project names unknown entities', issues);
+
+  const taken = (state.by_org[ctx.org_id]?.project_ids ?? []).some((id) => {
+    const p = state.projects[id];
+    return p !== undefined && sameName(p.name, body.name);
+  });
+  if (taken) return conflict(`a project named "${body.name}" is already registered`);
+
+  const project_id = idFromUuid('prj_', ctx.eventId);
+  const event = projectsEvent('ProjectRegistered', ctx.eventId, projectStream(project_id), {
+    project_id,
+    name: body.name,
+    profile: body.profile ?? DEFAULT_PROFILE,
+    borrower: body.borrower,
+    general_contractor: body.general_contractor,
+    architect: orNull(body.architect),
+    inspector: orNull(body.inspector),
+    jurisdiction: body.jurisdiction,
+    loan_amount: body.loan_amount,
+    equity: body.equity,
+    contract_sum: body.contract_sum,
+    contingency: body.contingency ?? 0,
+    retainage_pct: body.retainage_pct,
+    interest_rate_pct: body.interest_rate_pct,
+    start_date: body.start_date,
+    completion_date: body.completion_date,
+    maturity_date: body.maturity_date,
+    sov: body.sov.map((l) => ({ ...l, subcontractor: orNull(l.subcontractor) })),
+    required_coverages: body.required_coverages.map((c) => ({ type: c.type, min_limit: c.min_limit })),
+    milestones: (body.milestones ?? []).map((m) => ({ ...m, completed_on: orNull(m.completed_on) })),
+  });
+  return accepted(event, project_id);
+}
+
+export function decideRecordChangeOrder(
+  state: ProjectsState,
+  project_id: string,
+  body: RecordChangeOrderBody,
+  ctx: DecideContext,
+): Decided {
+  const project = getProject(state, ctx.org_id, project_id);
+  if (!project) return notFound(`unknown project ${project_id}`);
+  const issues: Issue[] = [];
+  body.lines.forEach((l, i) => checkSovLine(project, issues, ['lines', i, 'line'], l.line));
+  if (issues.length > 0) return invalid('the change order names unknown SOV lines', issues);
+
+  const numbers = (state.by_project[project.id]?.change_order_ids ?? []).map(
+    (id) => state.change_orders[id]?.number,
+  );
+  if (numbers.includes(body.number)) return conflict(`change order ${body.number} is already recorded`);
+
+  const change_order_id = idFromUuid('CO-', ctx.eventId);
+  const event = projectsEvent('ChangeOrderRecorded', ctx.eventId, projectStream(project.id), {
+    change_order_id,
+    project_id: project.id,
+    number: body.number,
+    amount: body.amount,
+    lines: body.lines.map((l) => ({ line: l.line, delta: l.delta })),
+    description: body.description,
+    executed_on: orNull(body.executed_on),
+    lender_approved_on: orNull(body.lender_approved_on),
+    work_started_on: orNull(body.work_started_on),
+  });
+  return accepted(event, change_order_id);
+}
+
+export function decideResolveFinding(
+  state: ProjectsState,
+  finding_id: string,
+  body: ResolveFindingBody,
+  ctx: DecideContext,
+): Decided {
+  if (ctx.lookups.findingExists?.(ctx.org_id, finding_id) === false)
+    return notFound(`unknown finding ${finding_id}`);
+  const earlier = state.resolutions[finding_id];
+  if (earlier && earlier.org_id !== ctx.org_id) return notFound(`unknown finding ${finding_id}`);
+  if (earlier) return conflict(`finding ${finding_id} was already resolved on ${earlier.resolved_on}`);
+
+  const evidence = body.evidence_document_id;
+  if (evidence !== undefined && !getDocument(state, ctx.org_id, evidence)) {
+    return invalid('unknown evidence document', [
+      { path: ['evidence_document_id'], code: 'unknown_document', message: `unknown document ${evidence}` },
+    ]);
+  }
+  const event = projectsEvent('FindingResolved', ctx.eventId, findingStream(finding_id), {
+    finding_id,
+    resolution: body.resolution,
+    resolved_on: body.resolved_on,
+    evidence_document_id: orNull(evidence),
+  });
+  return accepted(event, finding_id);
+}

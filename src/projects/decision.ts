@@ -1,0 +1,70 @@
+/**
+ * What a projects decider is handed and what it returns: the command context (org, injected
+ * `now`, the event id resource ids are minted from, lookups into other capabilities) and a
+ * result that is either the events to append or a typed rejection in the SPEC §2 vocabulary.
+ */
+import type { ProjectsEvent } from './events.js';
+
+/** Lookups into state this capability does not own; the HTTP edge wires them from projections. */
+export interface ProjectsLookups {
+  /** Whether the registry knows the `ent_…` id (registry capability). */
+  entityExists(id: string): boolean;
+  /**
+   * Whether governance issued the finding to this org. Optional: without it any well-formed
+   * `FND-…` id may be resolved (governance decides what a stray resolution means).
+   */
+  findingExists?(org_id: string, finding_id: string): boolean;
+}
+
+export interface DecideContext {
+  org_id: string;
+  /** The command's instant (from the injected clock, ARCHITECTURE §4); never read inside. */
+  now: Date;
+  /** UUID the appended event will carry; the resource id is minted from it (replay-stable). */
+  eventId: string;
+  lookups: ProjectsLookups;
+}
+
+/** One zod-style issue `{path, code, message}` (SPEC §2 `errors`). */
+export interface Issue {
+  path: (string | number)[];
+  code: string;
+  message: string;
+}
+
+export type RejectionCode = 'INVALID_REQUEST' | 'NOT_FOUND' | 'CONFLICT';
+
+export interface Rejection {
+  code: RejectionCode;
+  detail: string;
+  errors?: Issue[];
+}
+
+/** Every command creates (or signs / resolves) one resource and answers its id. */
+export interface DecidedResult {
+  id: string;
+}
+
+export type Decided =
+  { ok: true; events: ProjectsEvent[]; result: DecidedResult } | { ok: false; error: Rejection };
+
+export function accepted(event: ProjectsEvent, id: string): Decided {
+  return { ok: true, events: [event], result: { id } };
+}
+
+export function notFound(detail: string): Decided {
+  return { ok: false, error: { code: 'NOT_FOUND', detail } };
+}
+
+export function conflict(detail: string): Decided {
+  return { ok: false, error: { code: 'CONFLICT', detail } };
+}
+
+export function invalid(detail: string, errors: Issue[]): Decided {
+  return { ok: false, error: { code: 'INVALID_REQUEST', detail, errors } };
+}
+
+/** Undefined (absent in the body) becomes null in the fact (facts.ts conventions). */
+export function orNull<T>(value: T | undefined): T | null {
+  return value === undefined ? null : value;
+}
