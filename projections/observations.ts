@@ -1,0 +1,33 @@
+/**
+ * The `observations` read model (ARCHITECTURE §6): DOMAIN §8 rail facts by id, indexed per org,
+ * project and entity in recording order. Pure; updates the state it owns in place.
+ */
+import type { SealedEvent } from '../src/platform/ledger/index.js';
+import type { Projection } from '../src/platform/projections/runtime.js';
+import type { ObservationRecordedData } from '../src/projects/events.js';
+import type { Observation, ObservationsState } from '../src/projects/facts.js';
+
+export const observationsProjection: Projection<ObservationsState> = {
+  name: 'observations',
+  version: 1,
+  init: () => ({ observations: {}, by_org: {}, by_project: {}, by_entity: {} }),
+  evolve(state, event) {
+    const org_id = event.meta.org_id;
+    if (event.type !== 'ObservationRecorded' || org_id === null) return state;
+    const e = event as SealedEvent<'ObservationRecorded', ObservationRecordedData>;
+    const { observation_id, ...fields } = e.data;
+    const observation: Observation = {
+      ...fields,
+      org_id,
+      recorded_at: e.recorded_at,
+      recorded_seq: e.seq,
+      id: observation_id,
+    };
+    state.observations[observation_id] = observation;
+    (state.by_org[org_id] ??= []).push(observation_id);
+    if (observation.project_id !== null)
+      (state.by_project[observation.project_id] ??= []).push(observation_id);
+    if (observation.entity_id !== null) (state.by_entity[observation.entity_id] ??= []).push(observation_id);
+    return state;
+  },
+};

@@ -1,0 +1,225 @@
+/**
+ * The `projects` read model (ARCHITECTURE §6): projects, SOV, change orders, documents, draws with
+ * their derived G702/G703 columns, signatures, funding and finding resolutions, indexed per org
+ * and per project. Draw status follows governance's `DrawCompiled` / `PaymentPushed` /
+ * `DrawRejected` (shapes in src/projects/events.ts) so every draw fact lives here.
+ * Pure: state is a function of the ledger prefix; it updates the state it owns in place.
+ */
+import type { SealedEvent } from '../src/platform/ledger/index.js';
+import type { Projection } from '../src/platform/projections/runtime.js';
+import {
+  isProjectsEventType,
+  type DrawSignedData,
+  type DrawSubmittedData,
+  type GovernanceDrawEventMap,
+  type ObservationRecordedData,
+  type ProjectsEventMap,
+  type ProjectsEventType,
+} from '../src/projects/events.js';
+import type { Draw, OrgIndex, ProjectIndex, ProjectsState } from '../src/projects/facts.js';
+import {
+  changeOrderDeltas,
+  deriveDrawLines,
+  retainageOn,
+  summarize,
+} from '../src/projects/pay-application.js';
+
+type Known = { [T in ProjectsEventType]: SealedEvent<T, ProjectsEventMap[T]> }[ProjectsEventType];
+
+export const projectsProjection: Projection<ProjectsState> = {
+  name: 'projects',
+  version: 1,
+  init: () => ({
+    projects: {},
+    change_orders: {},
+    documents: {},
+    draws: {},
+    resolutions: {},
+    by_project: {},
+    by_org: {},
+  }),
+  evolve(state, event) {
+    const org_id = event.meta.org_id;
+    // Every fact is org-scoped; an event without an org cannot be one of ours.
+    if (org_id === null) return state;
+    if (isProjectsEventType(event.type)) applyFact(state, event as Known, org_id);
+    else applyGovernance(state, event, org_id);
+    return state;
+  },
+};
+
+function applyFact(s: ProjectsState, e: Known, org_id: string): void {
+  const recorded = { org_id, recorded_at: e.recorded_at, recorded_seq: e.seq };
+  switch (e.type) {
+    case 'ProjectRegistered': {
+      const { project_id, ...fields } = e.data;
+      s.projects[project_id] = {
+        ...fields,
+        ...recorded,
+        id: project_id,
+        registered_at: e.recorded_at,
+        registered_seq: e.seq,
+        last_fact_seq: e.seq,
+      };
+      s.by_project[project_id] = { change_order_ids: [], document_ids: [], draw_ids: [] };
+      orgIndex(s, org_id).project_ids.push(project_id);
+      return;
+    }
+    case 'ChangeOrderRecorded': {
+      const { change_order_id, ...fields } = e.data;
+      s.change_orders[change_order_id] = { ...fields, ...recorded, id: change_order_id };
+      projectIndex(s, fields.project_id).change_order_ids.push(change_order_id);
+      touchProject(s, fields.project_id, e.seq);
+      return;
+    }
+    case 'DocumentRecorded': {
+      const { document_id, ...fields } = e.data;
+      s.documents[document_id] = { ...fields, ...recorded, id: document_id };
+      projectIndex(s, fields.project_id).document_ids.push(document_id);
+      touchProject(s, fields.project_id, e.seq);
+      if ('draw_id' in fields && fields.draw_id !== null) touchDraw(s, fields.draw_id, e.seq);
+      return;
+    }
+    case 'DrawSubmitted':
+      return submitDraw(s, e.data, recorded);
+    case 'DrawSigned':
+      return signDraw(s, e.data, e);
+    case 'ObservationRecorded':
+      return observe(s, e.data, e.seq);
+    case 'FindingResolved':
+      s.resolutions[e.data.finding_id] = { ...e.data, ...recorded };
+      orgIndex(s, org_id).resolution_ids.push(e.data.finding_id);
+      return;
+    default: {
+      const unreachable: never = e;
+      return unreachable;
+    }
+  }
+}
+
+interface RecordedAt {
+  org_id: string;
+  recorded_at: string;
+  recorded_seq: number;
+}
+
+/** Freezes the G702/G703 as of submission: C uses the change orders recorded so far. */
+function submitDraw(s: ProjectsState, d: DrawSubmittedData, recorded: RecordedAt): void {
+  const project = s.projects[d.project_id];
+  const index = s.by_project[d.project_id];
+  if (!project || !index) return;
+  const changeOrders = index.change_order_ids.flatMap((id) => s.change_orders[id] ?? []);
+  const lines = deriveDrawLines(
+    project.sov,
+    changeOrderDeltas(changeOrders, d.period_to),
+    d.lines,
+    d.retainage_pct,
+  );
+  const totalG = lines.reduce((a, l) => a + l.completed_and_stored, 0);
+  const retainage_expected = retainageOn(totalG, d.retainage_pct);
+  const previous_funded_total = index.draw_ids.reduce((a, id) => a + (s.draws[id]?.funded_amount ?? 0), 0);
+  const retainage_withheld = d.retainage_withheld ?? retainage_expected;
+  const previous_certificates_total = d.previous_certificates_total ?? previous_funded_total;
+  const draw: Draw = {
+    ...recorded,
+    id: d.draw_id,
+    project_id: d.project_id,
+    application_no: d.application_no,
+    period_from: d.period_from,
+    period_to: d.period_to,
+    submitted_on: d.submitted_on,
+    lines,
+    retainage_pct: d.retainage_pct,
+    retainage_withheld,
+    retainage_expected,
+    previous_certificates_total,
+    previous_funded_total,
+    requested_amount: d.requested_amount,
+    invoices: [...d.invoices],
+    summary: summarize(lines, retainage_withheld, previous_certificates_total),
+    signatures: [],
+    status: 'SUBMITTED',
+    compiled_seq: null,
+    funded_on: null,
+    funded_amount: null,
+    payment_id: null,
+    payment_rail: null,
+    last_fact_seq: recorded.recorded_seq,
+  };
+  s.draws[d.draw_id] = draw;
+  index.draw_ids.push(d.draw_id);
+  touchProject(s, d.project_id, recorded.recorded_seq);
+}
+
+function signDraw(s: ProjectsState, d: DrawSignedData, e: SealedEvent): void {
+  const draw = s.draws[d.draw_id];
+  if (!draw) return;
+  const { role, signer_name, signed_on } = d;
+  draw.signatures.push({ role, signer_name, signed_on, recorded_at: e.recorded_at, recorded_seq: e.seq });
+  touchDraw(s, d.draw_id, e.seq);
+}
+
+/** A milestone observation completes the project's milestone; any observation is a project fact. */
+function observe(s: ProjectsState, d: ObservationRecordedData, seq: number): void {
+  if (d.project_id === null) return;
+  const project = s.projects[d.project_id];
+  if (!project) return;
+  if (d.kind === 'milestone') {
+    const milestone = project.milestones.find((m) => m.name === d.name);
+    if (milestone) milestone.completed_on = d.completed_on;
+  }
+  project.last_fact_seq = seq;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Governance events (documented in src/projects/events.ts GovernanceDrawEventMap)
+// ---------------------------------------------------------------------------------------------
+
+function applyGovernance(s: ProjectsState, e: SealedEvent, org_id: string): void {
+  if (e.type !== 'DrawCompiled' && e.type !== 'PaymentPushed' && e.type !== 'DrawRejected') return;
+  const data = e.data as Partial<GovernanceDrawEventMap[typeof e.type]> | null;
+  const draw = typeof data?.draw_id === 'string' ? s.draws[data.draw_id] : undefined;
+  if (!draw || draw.org_id !== org_id) return;
+  if (e.type === 'DrawCompiled') {
+    draw.compiled_seq = e.seq;
+    if (draw.status === 'SUBMITTED') draw.status = 'COMPILED';
+    return;
+  }
+  if (draw.status === 'FUNDED') return; // the first payment funds the draw; SPEC §6 refuses a second
+  if (e.type === 'DrawRejected') draw.status = 'REJECTED';
+  else fund(draw, data as Partial<GovernanceDrawEventMap['PaymentPushed']>, e.recorded_at);
+  touchDraw(s, draw.id, e.seq);
+}
+
+function fund(draw: Draw, d: Partial<GovernanceDrawEventMap['PaymentPushed']>, recordedAt: string): void {
+  draw.status = 'FUNDED';
+  draw.funded_amount = typeof d.amount === 'number' ? d.amount : draw.requested_amount;
+  draw.funded_on = d.funded_on ?? recordedAt.slice(0, 10);
+  draw.payment_id = d.payment_id ?? null;
+  draw.payment_rail = d.rail ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indexes
+// ---------------------------------------------------------------------------------------------
+
+function orgIndex(s: ProjectsState, org_id: string): OrgIndex {
+  return (s.by_org[org_id] ??= { project_ids: [], resolution_ids: [] });
+}
+
+function projectIndex(s: ProjectsState, project_id: string): ProjectIndex {
+  return (s.by_project[project_id] ??= { change_order_ids: [], document_ids: [], draw_ids: [] });
+}
+
+function touchProject(s: ProjectsState, project_id: string, seq: number): void {
+  const project = s.projects[project_id];
+  if (project) project.last_fact_seq = seq;
+}
+
+/** A fact about a draw is also a fact about its project. */
+function touchDraw(s: ProjectsState, draw_id: string, seq: number): void {
+  const draw = s.draws[draw_id];
+  if (!draw) return;
+  draw.last_fact_seq = seq;
+  touchProject(s, draw.project_id, seq);
+}
