@@ -336,3 +336,90 @@ export class SqliteSnapshotStore implements SnapshotStore {
     if (this.#owned && this.#db.open) this.#db.close();
   }
 }
+
+/**
+ * Expiring string values (idempotency records) in the `kv` table, for the embedded mode without
+ * Redis. Structurally a `KeyValueStore` (platform/http/idempotency.ts). Expiry is read from the
+ * injected clock, stored as epoch milliseconds, so tests cross a TTL without waiting.
+ */
+export class SqliteKeyValueStore {
+  readonly #db: Db;
+  readonly #owned: boolean;
+  readonly #clock: { now(): Date };
+  #putsSinceSweep = 0;
+  readonly #stmt: {
+    get: Statement<[string, string, number], { value: string }>;
+    put: Statement<[string, string, string, number, number]>;
+    delete: Statement<[string, string]>;
+    sweep: Statement<[number]>;
+  };
+
+  /** Shares the ledger's file when given the event store; opens (and owns) a file when given a path. */
+  constructor(source: SqliteEventStore | string, clock: { now(): Date }) {
+    if (typeof source === 'string') {
+      if (source !== ':memory:') mkdirSync(dirname(source), { recursive: true });
+      this.#db = new Database(source);
+      this.#db.pragma('journal_mode = WAL');
+      this.#db.pragma('busy_timeout = 5000');
+      this.#db.exec(SCHEMA);
+      this.#owned = true;
+    } else {
+      this.#db = source.database;
+      this.#owned = false;
+    }
+    this.#clock = clock;
+    this.#stmt = {
+      get: this.#db.prepare('SELECT value FROM kv WHERE namespace = ? AND key = ? AND expires_at > ?'),
+      // One statement decides "absent or expired" and writes, so two writers cannot both win.
+      put: this.#db.prepare(
+        `INSERT INTO kv (namespace, key, value, expires_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT(namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+         WHERE kv.expires_at <= ?`,
+      ),
+      delete: this.#db.prepare('DELETE FROM kv WHERE namespace = ? AND key = ?'),
+      sweep: this.#db.prepare('DELETE FROM kv WHERE expires_at <= ?'),
+    };
+  }
+
+  get(namespace: string, key: string): Promise<string | undefined> {
+    return this.#run(() => this.#stmt.get.get(namespace, key, this.#nowMs())?.value);
+  }
+
+  putIfAbsent(namespace: string, key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    return this.#run(() => {
+      const now = this.#nowMs();
+      // Reclaim expired rows now and then; `expires_at` has no index, so not on every write.
+      this.#putsSinceSweep += 1;
+      if (this.#putsSinceSweep >= 256) this.deleteExpired();
+      return this.#stmt.put.run(namespace, key, value, now + ttlSeconds * 1000, now).changes === 1;
+    });
+  }
+
+  delete(namespace: string, key: string): Promise<void> {
+    return this.#run(() => {
+      this.#stmt.delete.run(namespace, key);
+    });
+  }
+
+  /** Drops expired rows; reads already ignore them, this only reclaims space. Returns rows removed. */
+  deleteExpired(): number {
+    this.#putsSinceSweep = 0;
+    return this.#stmt.sweep.run(this.#nowMs()).changes;
+  }
+
+  close(): void {
+    if (this.#owned && this.#db.open) this.#db.close();
+  }
+
+  #nowMs(): number {
+    return this.#clock.now().getTime();
+  }
+
+  #run<T>(op: () => T): Promise<T> {
+    try {
+      return Promise.resolve(op());
+    } catch (error) {
+      return Promise.reject(translate(error));
+    }
+  }
+}
