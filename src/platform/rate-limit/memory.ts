@@ -1,0 +1,71 @@
+/**
+ * In-process counters for a single node without REDIS_URL (SPEC §3). Same semantics as the Redis
+ * script, with expiry read from the injected clock so tests can cross a window boundary exactly.
+ */
+import type { Clock } from '../clock.js';
+import type { RateLimitHit, RateLimitPeek, RateLimitStore } from './port.js';
+
+interface Counter {
+  count: number;
+  expiresAt: number;
+  byAction: Map<string, number>;
+}
+
+/** New keys created between sweeps of expired ones; bounds memory without a timer. */
+const SWEEP_EVERY = 1024;
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #clock: Clock;
+  readonly #counters = new Map<string, Counter>();
+  #createdSinceSweep = 0;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  hit(key: string, ttlSeconds: number, action?: string): Promise<RateLimitHit> {
+    const now = this.#clock.now().getTime();
+    const counter = this.#live(key, now) ?? this.#create(key, now + ttlSeconds * 1000);
+    counter.count += 1;
+    if (action !== undefined) counter.byAction.set(action, (counter.byAction.get(action) ?? 0) + 1);
+    return Promise.resolve({ count: counter.count, ttl_ms: counter.expiresAt - now });
+  }
+
+  peek(key: string): Promise<RateLimitPeek> {
+    const now = this.#clock.now().getTime();
+    const counter = this.#live(key, now);
+    if (!counter) return Promise.resolve({ count: 0, ttl_ms: 0, by_action: {} });
+    return Promise.resolve({
+      count: counter.count,
+      ttl_ms: counter.expiresAt - now,
+      by_action: Object.fromEntries(counter.byAction),
+    });
+  }
+
+  close(): Promise<void> {
+    this.#counters.clear();
+    return Promise.resolve();
+  }
+
+  #live(key: string, now: number): Counter | undefined {
+    const counter = this.#counters.get(key);
+    if (counter && counter.expiresAt <= now) {
+      this.#counters.delete(key);
+      return undefined;
+    }
+    return counter;
+  }
+
+  #create(key: string, expiresAt: number): Counter {
+    this.#createdSinceSweep += 1;
+    if (this.#createdSinceSweep >= SWEEP_EVERY) this.#sweep(this.#clock.now().getTime());
+    const counter: Counter = { count: 0, expiresAt, byAction: new Map() };
+    this.#counters.set(key, counter);
+    return counter;
+  }
+
+  #sweep(now: number): void {
+    this.#createdSinceSweep = 0;
+    for (const [key, counter] of this.#counters) if (counter.expiresAt <= now) this.#counters.delete(key);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Redis adapter (REDIS_URL): rate-limit counters and idempotency records shared by every node.
+ * The only importer of ioredis. The client is tuned to fail fast instead of queueing: a request
+ * must learn within a few hundred milliseconds that Redis is gone (so the edge can answer 503 or
+ * fail open), and the client keeps reconnecting in the background so service resumes by itself.
+ */
+import { Redis } from 'ioredis';
+import {
+  IdempotencyStoreUnavailable,
+  KeyValueIdempotencyStore,
+  type IdempotencyStore,
+  type KeyValueStore,
+} from '../http/idempotency.js';
+import {
+  RateLimitStoreUnavailable,
+  type RateLimitHit,
+  type RateLimitPeek,
+  type RateLimitStore,
+} from './port.js';
+
+/**
+ * Increment, give the key its expiry when the hit created it (or it somehow has none), tally the
+ * action in a sibling hash that expires with the counter, and return count and TTL: one script,
+ * so concurrent hits from many nodes can never both see the same count.
+ */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1]) * 1000
+end
+if ARGV[2] ~= '' then
+  redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+  if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+end
+return {count, ttl}
+`;
+
+/** ioredis sends EVAL once per connection, then EVALSHA; after a Redis restart it reloads by itself. */
+interface HitCommand {
+  plumblineRateLimitHit(
+    counterKey: string,
+    actionsKey: string,
+    ttlSeconds: number,
+    action: string,
+  ): Promise<unknown>;
+}
+
+export interface RedisConnectionOptions {
+  /** Deadline for one command (ms); past it the request fails instead of waiting. Default 250. */
+  commandTimeoutMs?: number;
+  /** Deadline for establishing a connection (ms). Default 1000. */
+  connectTimeoutMs?: number;
+  /** Longest pause between reconnection attempts (ms); bounds how long recovery lags Redis. Default 1000. */
+  reconnectMaxDelayMs?: number;
+  /** Called with every connection error, for the caller's log; errors never throw from here. */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * One client shared by the rate-limit and idempotency stores. `open` never throws and never waits:
+ * call {@link RedisConnection.ping} before listening to learn whether Redis answers.
+ */
+export class RedisConnection {
+  readonly rateLimit: RedisRateLimitStore;
+  readonly idempotency: IdempotencyStore;
+  readonly #redis: Redis;
+  readonly #connectTimeoutMs: number;
+
+  private constructor(redis: Redis, connectTimeoutMs: number) {
+    this.#redis = redis;
+    this.#connectTimeoutMs = connectTimeoutMs;
+    this.rateLimit = new RedisRateLimitStore(redis);
+    this.idempotency = new KeyValueIdempotencyStore(new RedisKeyValueStore(redis));
+  }
+
+  static open(url: string, options: RedisConnectionOptions = {}): RedisConnection {
+    const connectTimeoutMs = options.connectTimeoutMs ?? 1000;
+    const maxDelay = options.reconnectMaxDelayMs ?? 1000;
+    const redis = new Redis(url, {
+      // Fail now rather than queue: a queued command is a request hanging while Redis is down.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.commandTimeoutMs ?? 250,
+      connectTimeout: connectTimeoutMs,
+      lazyConnect: true,
+      retryStrategy: (attempt) => Math.min(attempt * 100, maxDelay),
+    });
+    redis.defineCommand('plumblineRateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
+    // Without a listener ioredis prints every reconnection failure; the caller decides what to log.
+    redis.on('error', (error: Error) => options.onError?.(error));
+    redis.connect().catch(() => undefined);
+    return new RedisConnection(redis, connectTimeoutMs);
+  }
+
+  /**
+   * True when Redis answers PING. Waits up to the connect timeout only while a connection attempt
+   * is in progress (the first one after `open`); between reconnection attempts it answers at once.
+   */
+  async ping(): Promise<boolean> {
+    try {
+      await this.#whenReady();
+      return (await this.#redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  /** Closes the connection and stops reconnecting. */
+  async close(): Promise<void> {
+    if (this.#redis.status === 'ready') {
+      await this.#redis.quit().catch(() => this.#redis.disconnect());
+    } else {
+      this.#redis.disconnect();
+    }
+  }
+
+  #whenReady(): Promise<void> {
+    const status = this.#redis.status;
+    if (status === 'ready') return Promise.resolve();
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') {
+      return Promise.reject(new Error(`redis is ${status}`));
+    }
+    return new Promise((resolve, reject) => {
+      const onReady = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.#redis.off('ready', onReady);
+        reject(new Error('redis not ready'));
+      }, this.#connectTimeoutMs);
+      this.#redis.once('ready', onReady);
+    });
+  }
+}
+
+/** Counters for {@link RateLimiter}; every failure becomes {@link RateLimitStoreUnavailable}. */
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #redis: Redis & HitCommand;
+
+  /** Built by {@link RedisConnection}; not constructed directly. */
+  constructor(redis: Redis) {
+    this.#redis = redis as Redis & HitCommand;
+  }
+
+  async hit(key: string, ttlSeconds: number, action?: string): Promise<RateLimitHit> {
+    const reply = await rateLimitCall('hit', () =>
+      this.#redis.plumblineRateLimitHit(key, actionsKey(key), ttlSeconds, action ?? ''),
+    );
+    if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
+      throw new RateLimitStoreUnavailable(`unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
+    }
+    return { count: reply[0], ttl_ms: reply[1] };
+  }
+
+  async peek(key: string): Promise<RateLimitPeek> {
+    const replies = await rateLimitCall('peek', () =>
+      this.#redis.multi().get(key).pttl(key).hgetall(actionsKey(key)).exec(),
+    );
+    const [count, ttl, byAction] = (replies ?? []).map(([error, value]) => {
+      if (error)
+        throw new RateLimitStoreUnavailable(`rate-limit peek failed: ${error.message}`, { cause: error });
+      return value;
+    });
+    return {
+      count: typeof count === 'string' ? Number(count) : 0,
+      ttl_ms: typeof ttl === 'number' && ttl > 0 ? ttl : 0,
+      by_action: toCounts(byAction),
+    };
+  }
+
+  /** The connection belongs to {@link RedisConnection}, which closes it. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+function actionsKey(counterKey: string): string {
+  return `${counterKey}:actions`;
+}
+
+function toCounts(hash: unknown): Record<string, number> {
+  if (hash === null || typeof hash !== 'object') return {};
+  return Object.fromEntries(Object.entries(hash as Record<string, unknown>).map(([k, v]) => [k, Number(v)]));
+}
+
+async function rateLimitCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof RateLimitStoreUnavailable) throw error;
+    throw new RateLimitStoreUnavailable(`rate-limit store ${what} failed: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** String values with expiry, for idempotency records; every failure becomes {@link IdempotencyStoreUnavailable}. */
+export class RedisKeyValueStore implements KeyValueStore {
+  readonly #redis: Redis;
+
+  /** Built by {@link RedisConnection}; not constructed directly. */
+  constructor(redis: Redis) {
+    this.#redis = redis;
+  }
+
+  async get(namespace: string, key: string): Promise<string | undefined> {
+    const value = await kvCall('get', () => this.#redis.get(kvKey(namespace, key)));
+    return value ?? undefined;
+  }
+
+  async putIfAbsent(namespace: string, key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    const reply = await kvCall('put', () =>
+      this.#redis.set(kvKey(namespace, key), value, 'EX', ttlSeconds, 'NX'),
+    );
+    return reply === 'OK';
+  }
+
+  async delete(namespace: string, key: string): Promise<void> {
+    await kvCall('delete', () => this.#redis.del(kvKey(namespace, key)));
+  }
+}
+
+function kvKey(namespace: string, key: string): string {
+  return `kv:${namespace}:${key}`;
+}
+
+async function kvCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw new IdempotencyStoreUnavailable(`idempotency store ${what} failed: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
