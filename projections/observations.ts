@@ -15,7 +15,7 @@ export const observationsProjection: Projection<ObservationsState> = {
     const org_id = event.meta.org_id;
     if (event.type !== 'ObservationRecorded' || org_id === null) return state;
     const e = event as SealedEvent<'ObservationRecorded', ObservationRecordedData>;
-    const { observation_id, ...fields } = e.data;
+    const { observation_id, ...fields } = structuredClone(e.data);
     const observation: Observation = {
       ...fields,
       org_id,

@@ -48,7 +48,10 @@ export const projectsProjection: Projection<ProjectsState> = {
   },
 };
 
-function applyFact(s: ProjectsState, e: Known, org_id: string): void {
+function applyFact(s: ProjectsState, event: Known, org_id: string): void {
+  // The state is mutated in place later (milestones, signatures); cloning keeps those writes off
+  // the sealed event's payload, whose hash must keep verifying.
+  const e = { ...event, data: structuredClone(event.data) } as Known;
   const recorded = { org_id, recorded_at: e.recorded_at, recorded_seq: e.seq };
   switch (e.type) {
     case 'ProjectRegistered': {
