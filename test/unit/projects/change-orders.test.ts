@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { projectsProjection } from '../../../projections/projects.js';
+import { idFromUuid } from '../../../src/platform/ids.js';
+import { decide, RecordChangeOrderBody } from '../../../src/projects/index.js';
+import { deciderSpec } from '../../support/decider.js';
+import {
+  changeOrderBody,
+  ctx,
+  D,
+  History,
+  ORG_A,
+  ORG_B,
+  projectBody,
+  projectHistory,
+  uuid,
+} from './fixtures.js';
+
+const spec = deciderSpec(projectsProjection, decide);
+
+describe('recording a change order (SPEC §5 POST /api/projects/:id/change-orders)', () => {
+  it('records ChangeOrderRecorded on the project stream, unexecuted dates as null', () => {
+    const { h, project } = projectHistory();
+    const body = changeOrderBody({ executed_on: undefined, lender_approved_on: '2026-02-12' });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordChangeOrder', project_id: project, body }, ctx(ORG_A, 9))
+      .then([
+        {
+          id: uuid(9, 5),
+          stream: `project-${project}`,
+          type: 'ChangeOrderRecorded',
+          schema: 1,
+          data: {
+            change_order_id: idFromUuid('CO-', uuid(9, 5)),
+            project_id: project,
+            number: 'CO-001',
+            amount: D(25_000),
+            lines: [{ line: 2, delta: D(25_000) }],
+            description: 'Deeper footings after geotech report',
+            executed_on: null,
+            lender_approved_on: '2026-02-12',
+            work_started_on: null,
+          },
+        },
+      ]);
+  });
+
+  it('accepts a deductive (negative) change order', () => {
+    const { h, project } = projectHistory();
+    const body = changeOrderBody({ amount: -D(5_000), lines: [{ line: 3, delta: -D(5_000) }] });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordChangeOrder', project_id: project, body }, ctx(ORG_A, 9))
+      .thenAccepted();
+  });
+
+  it('is NOT_FOUND for an unknown project', () => {
+    const { h } = projectHistory();
+    const unknown = idFromUuid('prj_', uuid(77, 77));
+    spec
+      .given(h.given)
+      .when({ type: 'RecordChangeOrder', project_id: unknown, body: changeOrderBody() }, ctx(ORG_A, 9))
+      .thenRejects('NOT_FOUND');
+  });
+
+  it("answers another org's project exactly like an unknown one", () => {
+    const { h, project } = projectHistory();
+    const foreign = decide(
+      h.state(),
+      { type: 'RecordChangeOrder', project_id: project, body: changeOrderBody() },
+      ctx(ORG_B, 9),
+    );
+    const unknownId = idFromUuid('prj_', uuid(77, 77));
+    const unknown = decide(
+      h.state(),
+      { type: 'RecordChangeOrder', project_id: unknownId, body: changeOrderBody() },
+      ctx(ORG_B, 9),
+    );
+    expect(foreign.ok).to.equal(false);
+    if (foreign.ok || unknown.ok) return;
+    expect(foreign.error.code).to.equal('NOT_FOUND');
+    expect(foreign.error.detail.replace(project, 'X')).to.equal(unknown.error.detail.replace(unknownId, 'X'));
+  });
+
+  it('is refused when a line is not on the SOV, naming the path', () => {
+    const { h, project } = projectHistory();
+    const body = changeOrderBody({
+      lines: [
+        { line: 2, delta: 1 },
+        { line: 9, delta: 1 },
+      ],
+    });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordChangeOrder', project_id: project, body }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['lines', 1, 'line'], 'unknown_sov_line');
+  });
+
+  it('is a CONFLICT when the project already has a change order with that number', () => {
+    const { h, project } = projectHistory();
+    h.run(ORG_A, { type: 'RecordChangeOrder', project_id: project, body: changeOrderBody() });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordChangeOrder', project_id: project, body: changeOrderBody() }, ctx(ORG_A, 9))
+      .thenRejects('CONFLICT');
+  });
+
+  it('allows the same number on another project', () => {
+    const h = new History();
+    const p1 = h.run(ORG_A, { type: 'RegisterProject', body: projectBody() });
+    const p2 = h.run(ORG_A, { type: 'RegisterProject', body: projectBody({ name: 'Second' }) });
+    h.run(ORG_A, { type: 'RecordChangeOrder', project_id: p1, body: changeOrderBody() });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordChangeOrder', project_id: p2, body: changeOrderBody() }, ctx(ORG_A, 9))
+      .thenAccepted();
+  });
+
+  it('contract: refuses fractional cents and repeated lines', () => {
+    const raw = JSON.parse(JSON.stringify(changeOrderBody())) as Record<string, unknown>;
+    expect(RecordChangeOrderBody.safeParse({ ...raw, amount: 1.5 }).success).to.equal(false);
+    const dup = RecordChangeOrderBody.safeParse({
+      ...raw,
+      lines: [
+        { line: 1, delta: 1 },
+        { line: 1, delta: 2 },
+      ],
+    });
+    expect(dup.error?.issues.map((i) => i.path.join('.'))).to.deep.equal(['lines.1.line']);
+  });
+});

@@ -1,0 +1,204 @@
+import { expect } from 'chai';
+import { observationsProjection } from '../../../projections/observations.js';
+import { projectsProjection } from '../../../projections/projects.js';
+import { idFromUuid } from '../../../src/platform/ids.js';
+import {
+  decide,
+  OBSERVATION_KINDS,
+  ObservationResponse,
+  RecordObservationBody,
+} from '../../../src/projects/index.js';
+import { deciderSpec, fold, sealGiven } from '../../support/decider.js';
+import { ctx, ENT, ORG_A, ORG_B, observationBody, projectHistory, uuid } from './fixtures.js';
+
+const spec = deciderSpec(projectsProjection, decide);
+
+/** One valid body per DOMAIN §8 kind (without the shared fields). */
+const KIND_SAMPLES: Record<string, Record<string, unknown>> = {
+  certified_payroll: {
+    period_from: '2026-03-01',
+    period_to: '2026-03-07',
+    headcount: 42,
+    prevailing_wage_ok: true,
+  },
+  milestone: { name: 'Foundation complete', completed_on: '2026-05-20' },
+  osha_citation: { activity_nr: '1712345', type: 'S', penalty: 1_563_400, abate_by: '2026-04-01' },
+  incident: { recordable: true, lost_time: false },
+  hours_worked: { hours: 12_500 },
+  emissions_report: { tco2e: 310.5, budget_tco2e: 300 },
+  environmental_inspection: { passed: false, violations: 2 },
+  material_delivery: { material: 'Rebar #5', needed_by: '2026-03-20', quantity: 18, critical: true, line: 2 },
+  equipment_log: {
+    asset: 'Crane TC-2',
+    hours: 260,
+    utilization_pct: 28,
+    last_maintenance_on: '2026-02-01',
+    interval_hours: 200,
+  },
+  weather_forecast: { date: '2026-03-18', precip_mm: 22, wind_kph: 45, heat_index_c: 12 },
+  thermal_scan: { temp_c: 3.5, concrete_pour: true },
+  cost_index: { material: 'steel', index: 118.2, baseline: 100 },
+};
+
+describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)', () => {
+  it('has a sample for exactly the DOMAIN §8 kinds', () => {
+    expect(Object.keys(KIND_SAMPLES).sort()).to.deep.equal([...OBSERVATION_KINDS].sort());
+  });
+
+  for (const kind of OBSERVATION_KINDS) {
+    it(`records a ${kind} that projects to the published Observation shape`, () => {
+      const { h, project } = projectHistory();
+      const body = observationBody({ kind, project_id: project, entity: ENT.gc, ...KIND_SAMPLES[kind] });
+      const events = spec
+        .given(h.given)
+        .when({ type: 'RecordObservation', body }, ctx(ORG_A, 9))
+        .thenAccepted();
+      const state = fold(
+        observationsProjection,
+        sealGiven([...h.given, ...events.map((e) => ({ ...e, org_id: ORG_A }))]),
+      );
+      const id = idFromUuid('OBS-', uuid(9, 5));
+      const obs = state.observations[id];
+      expect(ObservationResponse.safeParse(obs).success, JSON.stringify(obs)).to.equal(true);
+      expect(obs).to.include({
+        kind,
+        project_id: project,
+        entity_id: ENT.gc,
+        observed_on: '2026-03-10',
+        org_id: ORG_A,
+      });
+      expect(state.by_project[project]).to.deep.equal([id]);
+      expect(state.by_entity[ENT.gc]).to.deep.equal([id]);
+    });
+  }
+
+  it('fills the optional extras with null / false', () => {
+    const body = observationBody({
+      kind: 'material_delivery',
+      material: 'Glass',
+      needed_by: '2026-04-01',
+      quantity: 3,
+    });
+    const [event] = spec.given([]).when({ type: 'RecordObservation', body }, ctx(ORG_A, 9)).thenAccepted();
+    expect(event?.data).to.include({
+      delivered_on: null,
+      critical: false,
+      line: null,
+      project_id: null,
+      entity_id: null,
+    });
+    expect(event?.stream).to.equal(`org-${ORG_A}`);
+  });
+
+  it("files the event on the project's stream, else the entity's", () => {
+    const { h, project } = projectHistory();
+    const withProject = observationBody({
+      kind: 'incident',
+      project_id: project,
+      entity: ENT.gc,
+      recordable: true,
+      lost_time: true,
+    });
+    const [a] = spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: withProject }, ctx(ORG_A, 9))
+      .thenAccepted();
+    expect(a?.stream).to.equal(`project-${project}`);
+    const entityOnly = observationBody({
+      kind: 'incident',
+      entity: ENT.gc,
+      recordable: true,
+      lost_time: true,
+    });
+    const [b] = spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: entityOnly }, ctx(ORG_A, 9))
+      .thenAccepted();
+    expect(b?.stream).to.equal(`entity-${ENT.gc}`);
+  });
+
+  it("is NOT_FOUND for another org's project", () => {
+    const { h, project } = projectHistory();
+    const body = observationBody({ kind: 'hours_worked', project_id: project, hours: 10 });
+    spec.given(h.given).when({ type: 'RecordObservation', body }, ctx(ORG_B, 9)).thenRejects('NOT_FOUND');
+  });
+
+  it('is refused for an entity the registry does not know', () => {
+    const body = observationBody({ kind: 'hours_worked', entity: ENT.stranger, hours: 10 });
+    spec
+      .given([])
+      .when({ type: 'RecordObservation', body }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['entity'], 'unknown_entity');
+  });
+
+  it('is refused for a milestone the project does not have, or without a project', () => {
+    const { h, project } = projectHistory();
+    const unknown = observationBody({
+      kind: 'milestone',
+      project_id: project,
+      name: 'Topping out',
+      completed_on: '2026-06-01',
+    });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: unknown }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['name'], 'unknown_milestone');
+    const orphan = observationBody({
+      kind: 'milestone',
+      name: 'Foundation complete',
+      completed_on: '2026-06-01',
+    });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: orphan }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['project_id']);
+  });
+
+  it('is refused for a delivery against an SOV line the project does not have', () => {
+    const { h, project } = projectHistory();
+    const body = observationBody({
+      kind: 'material_delivery',
+      project_id: project,
+      material: 'x',
+      needed_by: '2026-04-01',
+      quantity: 1,
+      line: 8,
+    });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['line'], 'unknown_sov_line');
+  });
+
+  it("completes the project's milestone in the projects read model", () => {
+    const { h, project } = projectHistory();
+    h.run(ORG_A, {
+      type: 'RecordObservation',
+      body: observationBody({ kind: 'milestone', project_id: project, ...KIND_SAMPLES.milestone }),
+    });
+    const p = h.state().projects[project]!;
+    expect(p.milestones).to.deep.equal([
+      { name: 'Foundation complete', due_on: '2026-04-30', completed_on: '2026-05-20' },
+    ]);
+    expect(p.last_fact_seq).to.equal(2);
+  });
+
+  it('contract: refuses unknown kinds, unknown fields and out-of-range readings', () => {
+    expect(RecordObservationBody.safeParse({ kind: 'tide', observed_on: '2026-03-10' }).success).to.equal(
+      false,
+    );
+    const ok = { kind: 'thermal_scan', observed_on: '2026-03-10', temp_c: 4 };
+    expect(RecordObservationBody.safeParse(ok).success).to.equal(true);
+    expect(RecordObservationBody.safeParse({ ...ok, temp_f: 39 }).success).to.equal(false);
+    expect(RecordObservationBody.safeParse({ ...ok, temp_c: 300 }).success).to.equal(false);
+    const equip = {
+      kind: 'equipment_log',
+      observed_on: '2026-03-10',
+      ...KIND_SAMPLES.equipment_log,
+      utilization_pct: 140,
+    };
+    expect(RecordObservationBody.safeParse(equip).error?.issues.map((i) => i.path.join('.'))).to.deep.equal([
+      'utilization_pct',
+    ]);
+  });
+});
