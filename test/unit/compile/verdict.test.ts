@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import {
+  decideDrawVerdict,
+  reducedAmount,
+  type PralVerdict,
+  type VerdictFacts,
+} from '../../../src/governance/compile/index.js';
+import type { Finding } from '../../../src/governance/findings.js';
+import { aDraw, aFinding, anInspection } from './fixtures.js';
+
+const RELEASE: PralVerdict = { pral: 'RELEASE', contractor_pral: 'RELEASE', excluded: false, rationale: [] };
+
+function facts(open: Finding[], overrides: Partial<VerdictFacts> = {}): VerdictFacts {
+  return { draw: aDraw(), documents: [], open, pral: RELEASE, in_balance: true, ...overrides };
+}
+
+describe('draw verdict (DOMAIN §9)', () => {
+  it('is FUNDABLE at the requested amount with no open finding', () => {
+    expect(decideDrawVerdict(facts([]))).to.deep.equal({
+      draw_verdict: 'FUNDABLE',
+      reasons: [],
+      open_blocking: 0,
+      open_warning: 0,
+      requested_amount: 144_000_00,
+      fundable_amount: 144_000_00,
+    });
+  });
+
+  it('is FUNDABLE_WITH_CONDITIONS when only WARNINGs are open, naming them', () => {
+    const verdict = decideDrawVerdict(facts([aFinding('RETAINAGE_MISCALCULATED', 'WARNING')]));
+    expect(verdict).to.include({
+      draw_verdict: 'FUNDABLE_WITH_CONDITIONS',
+      open_warning: 1,
+      fundable_amount: 144_000_00,
+    });
+    expect(verdict.reasons).to.deep.equal(['WARNING: RETAINAGE_MISCALCULATED']);
+  });
+
+  it('is REDUCED to the inspected amounts when INSPECTION_VARIANCE is the only BLOCKING finding', () => {
+    // given line 1 claimed at 50 % but inspected at 35 % (15 points > 10); line 2 within tolerance
+    const inspection = anInspection([
+      { line: 1, percent_complete: 35 },
+      { line: 2, percent_complete: 8 },
+    ]);
+    const verdict = decideDrawVerdict(
+      facts([aFinding('INSPECTION_VARIANCE', 'BLOCKING'), aFinding('RETAINAGE_MISCALCULATED', 'WARNING')], {
+        documents: [inspection],
+      }),
+    );
+    // then line 1's G is cut from 200k to 140k; the 60k cut less 10 % retainage (54k) comes off 144k
+    expect(verdict).to.include({ draw_verdict: 'REDUCED', fundable_amount: 90_000_00, open_blocking: 1 });
+  });
+
+  it('rounds the inspected value of a line half-up to whole cents', () => {
+    // 33.333 % of 400,000.00 = 133,332.00; cut 66,668.00; retainage 6,666.80; net 60,001.20
+    const inspection = anInspection([{ line: 1, percent_complete: 33.333 }]);
+    expect(reducedAmount(aDraw(), inspection)).to.equal(144_000_00 - 60_001_20);
+  });
+
+  it('is HOLD when the other BLOCKING findings are all curable by documents', () => {
+    const verdict = decideDrawVerdict(
+      facts([aFinding('LIEN_WAIVER_MISMATCH', 'BLOCKING'), aFinding('INSPECTION_VARIANCE', 'BLOCKING')]),
+    );
+    expect(verdict).to.include({ draw_verdict: 'HOLD', fundable_amount: 0 });
+    expect(verdict.reasons).to.deep.equal(['BLOCKING: LIEN_WAIVER_MISMATCH']);
+  });
+
+  it('is NOT_FUNDABLE when a BLOCKING finding no document can cure is open', () => {
+    const verdict = decideDrawVerdict(
+      facts([
+        aFinding('LIEN_WAIVER_MISMATCH', 'BLOCKING'),
+        aFinding('DUPLICATE_OR_UNSUPPORTED_COST', 'BLOCKING', { curable_by_documents: false }),
+      ]),
+    );
+    expect(verdict.draw_verdict).to.equal('NOT_FUNDABLE');
+    expect(verdict.reasons).to.deep.equal(['BLOCKING (no document cures): DUPLICATE_OR_UNSUPPORTED_COST']);
+  });
+
+  it('is NOT_FUNDABLE on a registry exclusion, a DENY, or out of balance, even with no finding open', () => {
+    expect(
+      decideDrawVerdict(facts([], { pral: { ...RELEASE, pral: 'DENY', excluded: true } })).reasons,
+    ).to.deep.equal(['GC has an active registry exclusion']);
+    expect(decideDrawVerdict(facts([], { pral: { ...RELEASE, pral: 'DENY' } })).reasons).to.deep.equal([
+      'PRAL is DENY',
+    ]);
+    const outOfBalance = decideDrawVerdict(
+      facts([aFinding('INSPECTION_VARIANCE', 'BLOCKING')], { in_balance: false }),
+    );
+    expect(outOfBalance).to.include({ draw_verdict: 'NOT_FUNDABLE', fundable_amount: 0 });
+    expect(outOfBalance.reasons).to.deep.equal(['project is out of balance']);
+  });
+
+  it('does not let PRAL HOLD alone stop a clean draw (only DENY does, DOMAIN §9)', () => {
+    expect(decideDrawVerdict(facts([], { pral: { ...RELEASE, pral: 'HOLD' } })).draw_verdict).to.equal(
+      'FUNDABLE',
+    );
+  });
+});
