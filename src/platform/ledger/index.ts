@@ -7,4 +7,5 @@ export * from './errors.js';
 export * from './ledger.js';
 export * from './verify.js';
 export * from './verify-store.js';
+export * from './background-verifier.js';
 export { canonicalJson } from './canonical.js';

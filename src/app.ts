@@ -1,0 +1,102 @@
+/**
+ * createApp(deps): the HTTP surface, with no listen and no I/O of its own. Middleware order is the
+ * contract: request id → security headers → metrics/log → signing → routes → 404/405 → problem+json.
+ */
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { keys } from '../projections/keys.js';
+import { mountLedgerApi } from './audit/ledger-routes.js';
+import { mountProjects } from './projects/routes.js';
+import { mountRegistry } from './registry/routes.js';
+import { usageAction, mountLenderApi } from './lender-api/routes.js';
+import type { LenderAction } from './lender-api/actions.js';
+import { resolveKey, signingSecretFor } from './orgs/keys.js';
+import type { Clock } from './platform/clock.js';
+import type { BackgroundVerifier } from './platform/ledger/background-verifier.js';
+import type { Ledger } from './platform/ledger/ledger.js';
+import type { Logger } from './platform/log.js';
+import type { ProjectionRuntime } from './platform/projections/runtime.js';
+import type { RateLimiter } from './platform/rate-limit/index.js';
+import type { ServerSecrets } from './platform/secrets.js';
+import { errorHandler } from './platform/http/errors.js';
+import { mountHealth, type ReadinessProbes } from './platform/http/health.js';
+import type { IdempotencyStore } from './platform/http/idempotency.js';
+import { HttpMetrics } from './platform/http/metrics.js';
+import { accessLog, requestContext } from './platform/http/middleware.js';
+import { RouteTable } from './platform/http/routes.js';
+import type { Service } from './platform/http/service.js';
+import { signResponses } from './platform/http/signing.js';
+
+export interface AppDeps {
+  clock: Clock;
+  ledger: Ledger;
+  runtime: ProjectionRuntime;
+  limiter: RateLimiter;
+  idempotency: IdempotencyStore;
+  secrets: ServerSecrets;
+  logger: Logger;
+  verifier: BackgroundVerifier;
+  publicBaseUrl: string;
+  probes?: ReadinessProbes;
+  /** Collect Node process metrics (off in tests: prom-client's collectors are process-global). */
+  processMetrics?: boolean;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.set('etag', false);
+  const metrics = new HttpMetrics(
+    {
+      appendConflicts: () => deps.ledger.conflicts,
+      projectionLag: () => Math.max(0, deps.ledger.head.seq - deps.runtime.position),
+    },
+    { defaultMetrics: deps.processMetrics === true },
+  );
+  const routes = new RouteTable(app);
+  const service: Service = {
+    clock: deps.clock,
+    ledger: deps.ledger,
+    runtime: deps.runtime,
+    limiter: deps.limiter,
+    idempotency: deps.idempotency,
+    logger: deps.logger,
+    metrics,
+    verifier: deps.verifier,
+    resolveKey: (presented) => resolveKey(deps.runtime.state(keys), deps.secrets.keyPepper, presented),
+    routes,
+    publicBaseUrl: deps.publicBaseUrl,
+  };
+
+  app.use(requestContext());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          upgradeInsecureRequests: null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(metrics.middleware());
+  app.use(accessLog(deps.logger));
+  app.use(signResponses(deps.clock, (keyId) => signingSecretFor(deps.secrets.signingKey, keyId)));
+
+  mountHealth(service, deps.probes ?? {});
+  const lenderActions: LenderAction[] = [usageAction(service)];
+  mountLenderApi(service, lenderActions);
+  mountLedgerApi(service);
+  mountRegistry(service);
+  mountProjects(service);
+
+  app.use(routes.fallback());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,106 @@
+/**
+ * `/api/lender-credit?action=…` (SPEC §4). No action → discovery (public, free). Otherwise the key
+ * is checked, the action looked up, the request counted (except `usage`), the body parsed, and the
+ * action's handler answers with `ok: true`.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import { authenticate } from '../platform/http/auth.js';
+import { authOf, ctxOf } from '../platform/http/context.js';
+import { jsonBody } from '../platform/http/middleware.js';
+import { ProblemError } from '../platform/http/problem.js';
+import { countRequest } from '../platform/http/rate-limit.js';
+import type { Service } from '../platform/http/service.js';
+import { parseWith } from '../platform/http/validate.js';
+import { defineAction, type LenderAction } from './actions.js';
+import { discoveryDocument } from './discovery.js';
+
+export const LENDER_PATH = '/api/lender-credit';
+
+/** Runs one middleware inside a handler (the action decides whether auth and body parsing apply). */
+function runMiddleware(mw: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void mw(req, res, (err?: unknown) =>
+      err ? reject(err instanceof Error ? err : new Error('middleware failed', { cause: err })) : resolve(),
+    );
+  });
+}
+
+const ActionQuery = z.object({ action: z.string().min(1).max(64).optional() }).loose();
+
+export function usageAction(s: Service): LenderAction {
+  return defineAction({
+    name: 'usage',
+    description: 'Usage and rate-limit status of the calling key for the current UTC day (does not count).',
+    body_doc: null,
+    schema: z.union([z.undefined(), z.strictObject({})]),
+    counted: false,
+    async handle(req) {
+      const auth = authOf(req);
+      const usage = await s.limiter.usage(auth.key_id, 'lender');
+      return {
+        key_id: auth.key_id,
+        org_id: auth.org_id,
+        limit: usage.limit,
+        used: usage.used,
+        remaining: usage.remaining,
+        window: 'UTC day',
+        resets_at: usage.resets_at,
+        by_action: usage.by_action,
+      };
+    },
+  });
+}
+
+export function mountLenderApi(s: Service, actions: readonly LenderAction[]): void {
+  const table = new Map(actions.map((a) => [a.name, a]));
+  const auth = authenticate(s.resolveKey, { scope: 'credit:read' });
+  const body = jsonBody();
+
+  const handle = async (req: Request, res: Response): Promise<void> => {
+    const { action: name } = parseWith(ActionQuery, req.query, 'query');
+    if (name === undefined) {
+      res.json(discoveryDocument(actions));
+      return;
+    }
+    if (req.method !== 'POST') {
+      throw new ProblemError('METHOD_NOT_ALLOWED', 'lender actions are POST requests', {}, { Allow: 'POST' });
+    }
+    await runMiddleware(auth, req, res);
+    const action = table.get(name);
+    if (!action) {
+      throw new ProblemError(
+        'INVALID_REQUEST',
+        `unknown action "${name}"; one of: ${[...table.keys()].join(', ')}`,
+        {
+          errors: [
+            {
+              path: 'action',
+              code: 'invalid_value',
+              message: `expected one of ${[...table.keys()].join(', ')}`,
+            },
+          ],
+        },
+      );
+    }
+    if (action.counted) {
+      await countRequest(
+        s.limiter,
+        res,
+        authOf(req).key_id,
+        'lender',
+        action.name,
+        s.logger,
+        s.metrics,
+        ctxOf(req).request_id,
+      );
+    }
+    await runMiddleware(body, req, res);
+    const parsed: unknown = parseWith(action.schema, req.body);
+    const result = await action.handle(req, parsed);
+    res.json({ ok: true, ...result });
+  };
+
+  s.routes.add('GET', LENDER_PATH, handle);
+  s.routes.add('POST', LENDER_PATH, handle);
+}

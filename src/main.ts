@@ -1,0 +1,74 @@
+/**
+ * Composition root: configuration → stores and clients → createApp(deps) → listen. On an empty
+ * ledger (and DEMO not 0) it seeds the demo dataset and prints a demo key.
+ */
+import { createServer } from 'node:http';
+import { ConfigError, loadConfig } from './config.js';
+import { createApp } from './app.js';
+import { compose } from './compose.js';
+import { seedOnFirstStart } from './demo/first-start.js';
+import { systemClock } from './platform/clock.js';
+import { createLogger } from './platform/log.js';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`plumbline: refusing to start.\n${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}
+
+const logger = createLogger(config.LOG_LEVEL);
+const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
+const composed = await compose({
+  dataDir: config.DATA_DIR,
+  clock: systemClock,
+  logger,
+  redisUrl: config.REDIS_URL,
+  eventStoreUrl: config.EVENTSTORE_URL,
+  onStoreError: config.RATE_LIMIT_ON_STORE_ERROR,
+  publicBaseUrl,
+  keyPepper: config.KEY_PEPPER,
+  signingKey: config.LEDGER_SIGNING_KEY,
+  verifyEveryMs: 30_000,
+});
+if (!config.REDIS_URL)
+  logger.info('REDIS_URL unset: rate limits and idempotency use in-process/SQLite stores (single node only)');
+
+const demo = await seedOnFirstStart(composed.deps, config.DEMO, logger);
+await composed.deps.verifier.run();
+const app = createApp({ ...composed.deps, processMetrics: true });
+const server = createServer(app);
+server.listen(config.PORT, config.HOST, () => {
+  const head = composed.deps.ledger.head.seq;
+  process.stdout.write(
+    [
+      '',
+      `Plumbline listening on ${publicBaseUrl} (ledger: ${composed.store.kind}, head seq ${head}, data dir ${config.DATA_DIR})`,
+      ...(demo
+        ? [
+            `Demo key (${demo.org_name}, scopes ${demo.scopes.join(' ')}):`,
+            `  ${demo.key}`,
+            `  signing secret: ${demo.signing_secret}`,
+            `  try: curl -s -X POST '${publicBaseUrl}/api/lender-credit?action=usage' -H 'x-plumbline-api-key: ${demo.key}'`,
+          ]
+        : []),
+      '',
+    ].join('\n'),
+  );
+});
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info('shutting down', { signal });
+  server.close();
+  await composed.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

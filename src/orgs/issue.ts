@@ -1,0 +1,77 @@
+/**
+ * Issuing and revoking keys through the ledger: used by the `keys` CLI, the demo seed and tests.
+ */
+import { keys as keysProjection } from '../../projections/keys.js';
+import type { ApiKeyMode, ApiKeyScope, RandomBytes } from '../platform/crypto/api-key.js';
+import { idFromUuid, newEventId } from '../platform/ids.js';
+import type { Ledger } from '../platform/ledger/ledger.js';
+import type { ProjectionRuntime } from '../platform/projections/runtime.js';
+import type { ServerSecrets } from '../platform/secrets.js';
+import { decideIssueKey, decideRevokeKey, type IssuedKey } from './keys.js';
+
+export interface IssueKeyRequest {
+  org_name: string;
+  scopes: ApiKeyScope[];
+  mode?: ApiKeyMode;
+  label?: string;
+  /** Fixed event id (deterministic demo seeds); a fresh UUIDv7 otherwise. */
+  event_id?: string;
+  randomBytes?: RandomBytes;
+}
+
+export async function issueKey(
+  ledger: Ledger,
+  runtime: ProjectionRuntime,
+  secrets: ServerSecrets,
+  req: IssueKeyRequest,
+  actor = 'system',
+): Promise<IssuedKey> {
+  const eventId = req.event_id ?? newEventId();
+  // The org's own id goes into the events' meta, so its key events are its own in the ledger API.
+  const orgId =
+    runtime.state(keysProjection).org_by_name[req.org_name.trim().toLowerCase()] ??
+    idFromUuid('org_', eventId);
+  const committed = await ledger.commit(
+    () => {
+      const decided = decideIssueKey(runtime.state(keysProjection), {
+        org_name: req.org_name,
+        scopes: req.scopes,
+        mode: req.mode ?? 'live',
+        ...(req.label !== undefined ? { label: req.label } : {}),
+        event_id: eventId,
+        pepper: secrets.keyPepper,
+        signingKey: secrets.signingKey,
+        ...(req.randomBytes ? { randomBytes: req.randomBytes } : {}),
+      });
+      return {
+        events: decided.events.map((e, i) => (i === 0 ? { ...e, id: eventId } : e)),
+        result: decided.result,
+      };
+    },
+    { org_id: orgId, actor, request_id: `issue-key-${eventId}` },
+  );
+  return committed.result;
+}
+
+export async function revokeKey(
+  ledger: Ledger,
+  runtime: ProjectionRuntime,
+  keyId: string,
+  reason: string | null,
+  actor = 'system',
+): Promise<'revoked' | 'unknown_key' | 'already_revoked'> {
+  const committed = await ledger.commit(
+    () => {
+      const outcome = decideRevokeKey(runtime.state(keysProjection), keyId, reason);
+      return outcome.ok
+        ? { events: outcome.events, result: 'revoked' as const }
+        : { events: [], result: outcome.reason };
+    },
+    {
+      org_id: runtime.state(keysProjection).keys[keyId]?.org_id ?? null,
+      actor,
+      request_id: `revoke-key-${keyId}`,
+    },
+  );
+  return committed.result;
+}

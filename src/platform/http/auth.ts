@@ -1,0 +1,59 @@
+/**
+ * Authentication and authorization at the edge (SPEC §1). Every failure to authenticate answers
+ * the same 401 body, whatever the cause (missing, malformed, bad checksum, unknown, revoked).
+ */
+import type { Request, RequestHandler } from 'express';
+import type { ApiKeyScope } from '../crypto/api-key.js';
+import { ctxOf, type AuthContext } from './context.js';
+import { ProblemError } from './problem.js';
+
+/** Resolves a presented key to its record, or null; injected by the composition root. */
+export type KeyResolver = (presented: string) => AuthContext | null;
+
+export interface AuthOptions {
+  scope: ApiKeyScope;
+  /** Accept the `key` query parameter (the PDF report link, SPEC §1). */
+  allowQueryKey?: boolean;
+  /** Add `WWW-Authenticate: Bearer realm="plumbline"` to 401s (Bearer surfaces). */
+  bearerChallenge?: boolean;
+}
+
+export const UNAUTHENTICATED_DETAIL =
+  'a valid API key is required (x-plumbline-api-key or Authorization: Bearer)';
+
+function presentedKey(req: Request, allowQuery: boolean): string | null {
+  const header = req.get('x-plumbline-api-key');
+  if (header) return header.trim();
+  const authorization = req.get('authorization');
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match ? match[1]! : '';
+  }
+  if (allowQuery) {
+    const q = req.query.key;
+    if (typeof q === 'string') return q;
+  }
+  return null;
+}
+
+export function authenticate(resolve: KeyResolver, opts: AuthOptions): RequestHandler {
+  return (req, _res, next) => {
+    const presented = presentedKey(req, opts.allowQueryKey === true);
+    const auth = presented ? resolve(presented) : null;
+    if (!auth) {
+      const headers = opts.bearerChallenge ? { 'WWW-Authenticate': 'Bearer realm="plumbline"' } : {};
+      next(new ProblemError('UNAUTHENTICATED', UNAUTHENTICATED_DETAIL, {}, headers));
+      return;
+    }
+    ctxOf(req).auth = auth;
+    if (!auth.scopes.includes(opts.scope) && !auth.scopes.includes('admin')) {
+      next(
+        new ProblemError('FORBIDDEN', `this key lacks the ${opts.scope} scope`, {
+          required_scope: opts.scope,
+        }),
+      );
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Idempotency-Key handling for appending POSTs (SPEC §2): a retry within 24 h gets the first
+ * response back (`Idempotent-Replayed: true`); the same key with another body is 422. The key also
+ * seeds the event ids (see command.ts), so even a lost record cannot append twice.
+ */
+import type { RequestHandler } from 'express';
+import {
+  checkIdempotency,
+  idempotencyRequestHash,
+  IdempotencyStoreUnavailable,
+  pickReplayedHeaders,
+  rememberResponse,
+  type IdempotencyStore,
+} from './idempotency.js';
+import { authOf, ctxOf } from './context.js';
+import { ProblemError } from './problem.js';
+
+export function idempotent(store: IdempotencyStore): RequestHandler {
+  return async (req, res, next) => {
+    const key = req.get('idempotency-key');
+    if (key === undefined) {
+      next();
+      return;
+    }
+    const scope = authOf(req).key_id;
+    const requestHash = idempotencyRequestHash({ method: req.method, path: req.originalUrl, body: req.body });
+    let check;
+    try {
+      check = await checkIdempotency({ store, scope, key, requestHash });
+    } catch (error) {
+      if (error instanceof IdempotencyStoreUnavailable)
+        throw new ProblemError(
+          'UNAVAILABLE',
+          'the idempotency store is unreachable',
+          {},
+          { 'Retry-After': '5' },
+        );
+      throw error;
+    }
+    switch (check.outcome) {
+      case 'invalid_key':
+        throw new ProblemError('INVALID_REQUEST', 'Idempotency-Key must be 1–255 visible ASCII characters', {
+          errors: [
+            {
+              path: 'headers.idempotency-key',
+              code: 'invalid_string',
+              message: 'Idempotency-Key must be 1–255 visible ASCII characters',
+            },
+          ],
+        });
+      case 'mismatch':
+        throw new ProblemError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'this Idempotency-Key was used with a different request in the last 24 hours',
+        );
+      case 'replay':
+        res
+          .status(check.record.status)
+          .set(check.record.headers)
+          .set('Idempotent-Replayed', 'true')
+          .send(check.record.body);
+        return;
+      case 'proceed':
+        break;
+    }
+    ctxOf(req).idempotency_key = key;
+    const send = res.send.bind(res);
+    res.send = (body?: unknown) => {
+      // Only settled outcomes are remembered: a 5xx may succeed on retry.
+      if (res.statusCode < 500 && typeof body === 'string') {
+        const record = {
+          request_hash: requestHash,
+          status: res.statusCode,
+          headers: pickReplayedHeaders(res.getHeaders()),
+          body,
+        };
+        void rememberResponse({ store, scope, key, record }).catch(() => undefined);
+      }
+      return send(body);
+    };
+    next();
+  };
+}

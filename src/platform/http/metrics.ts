@@ -1,0 +1,69 @@
+/**
+ * Prometheus metrics (SPEC §10): request latency by route template, rate-limit rejections, append
+ * conflicts and projection lag. One registry per app, so tests can build several apps.
+ */
+import type { RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ctxOf } from './context.js';
+import type { RateLimitMetrics } from './rate-limit.js';
+
+export interface MetricsSources {
+  appendConflicts(): number;
+  projectionLag(): number;
+}
+
+export class HttpMetrics implements RateLimitMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Histogram<'method' | 'route' | 'status'>;
+  readonly #rejections: Counter<'policy'>;
+
+  constructor(sources: MetricsSources, opts: { defaultMetrics?: boolean } = {}) {
+    if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry });
+    this.#requests = new Histogram({
+      name: 'plumbline_http_request_duration_seconds',
+      help: 'HTTP request latency by route template',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [this.registry],
+    });
+    this.#rejections = new Counter({
+      name: 'plumbline_rate_limit_rejections_total',
+      help: 'Requests refused with 429 by policy',
+      labelNames: ['policy'],
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'plumbline_ledger_append_conflicts_total',
+      help: 'Optimistic-concurrency conflicts met by this process’s ledger writer',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.appendConflicts());
+      },
+    });
+    new Gauge({
+      name: 'plumbline_projection_lag_events',
+      help: 'Events in the store not yet applied to the read models',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.projectionLag());
+      },
+    });
+  }
+
+  rejected(policy: string): void {
+    this.#rejections.inc({ policy });
+  }
+
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      res.on('finish', () => {
+        const ctx = ctxOf(req);
+        this.#requests.observe(
+          { method: req.method, route: ctx.route ?? 'unmatched', status: String(res.statusCode) },
+          (performance.now() - ctx.started_at) / 1000,
+        );
+      });
+      next();
+    };
+  }
+}

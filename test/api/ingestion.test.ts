@@ -1,0 +1,242 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import type { IssuedKey } from '../../src/orgs/keys.js';
+import { startService, type TestService } from '../support/service.js';
+
+const D = (dollars: number): number => Math.round(dollars * 100);
+
+describe('ingestion API (SPEC §5) end to end', function () {
+  this.timeout(30_000);
+  let svc: TestService;
+  let lender: IssuedKey;
+  let other: IssuedKey;
+  const auth = (k: IssuedKey) => ({ Authorization: `Bearer ${k.key}` });
+
+  async function entity(name: string, roles: string[], extra: Record<string, unknown> = {}): Promise<string> {
+    const res = await request(svc.app)
+      .post('/api/entities')
+      .set(auth(lender))
+      .send({ legal_name: name, roles, ...extra });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    return String(res.body.id);
+  }
+
+  async function project(): Promise<{ id: string; gc: string }> {
+    const borrower = await entity('Harbor View Owner LLC', ['owner']);
+    const gc = await entity('Keystone Builders, Inc.', ['general_contractor'], { ein: '12-3456789' });
+    const architect = await entity('Lumen Architecture PLLC', ['architect']);
+    const body = {
+      name: 'Harbor View Lofts',
+      borrower,
+      general_contractor: gc,
+      architect,
+      jurisdiction: 'CA',
+      loan_amount: D(800_000),
+      equity: D(200_000),
+      contract_sum: D(1_000_000),
+      retainage_pct: 10,
+      interest_rate_pct: 7.5,
+      start_date: '2026-01-05',
+      completion_date: '2026-12-18',
+      maturity_date: '2027-06-30',
+      sov: [
+        { line: 1, description: 'Sitework', scheduled_value: D(400_000), trade: 'sitework' },
+        { line: 2, description: 'Framing', scheduled_value: D(600_000), trade: 'carpentry' },
+      ],
+      required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }],
+    };
+    const res = await request(svc.app).post('/api/projects').set(auth(lender)).send(body);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.id).to.match(/^prj_/);
+    expect(res.body.ledger.hash).to.match(/^[0-9a-f]{64}$/);
+    return { id: String(res.body.id), gc };
+  }
+
+  const drawBody = {
+    application_no: 1,
+    period_from: '2026-05-01',
+    period_to: '2026-05-31',
+    lines: [
+      { line: 1, previous: 0, this_period: D(100_000), stored_materials: 0 },
+      { line: 2, previous: 0, this_period: D(50_000), stored_materials: 0 },
+    ],
+    retainage_pct: 10,
+    invoices: [],
+    requested_amount: D(135_000),
+  };
+
+  beforeEach(async () => {
+    svc = await startService();
+    lender = await svc.key('First Builders Bank');
+    other = await svc.key('Second Street Capital');
+  });
+  afterEach(async () => {
+    await svc.close();
+  });
+
+  it('records an entity, a project with an SOV, a draw, a waiver and an inspection, each as an event in the ledger', async () => {
+    const { id: projectId, gc } = await project();
+    const draw = await request(svc.app)
+      .post(`/api/projects/${projectId}/draws`)
+      .set(auth(lender))
+      .send(drawBody);
+    expect(draw.status, JSON.stringify(draw.body)).to.equal(201);
+    const drawId = String(draw.body.id);
+    expect(drawId).to.match(/^DRW-/);
+    const waiver = await request(svc.app)
+      .post(`/api/projects/${projectId}/documents`)
+      .set(auth(lender))
+      .send({
+        type: 'LIEN_WAIVER',
+        claimant: gc,
+        draw_id: drawId,
+        waiver_type: 'CONDITIONAL_PROGRESS',
+        amount: D(135_000),
+        through_date: '2026-05-31',
+        executed: true,
+        signed_on: '2026-06-01',
+      });
+    expect(waiver.status, JSON.stringify(waiver.body)).to.equal(201);
+    expect(waiver.body.id).to.match(/^WAIV-/);
+    const inspector = await entity('Clearline Inspections LLC', ['inspector']);
+    const inspection = await request(svc.app)
+      .post(`/api/projects/${projectId}/documents`)
+      .set(auth(lender))
+      .send({
+        type: 'INSPECTION_REPORT',
+        draw_id: drawId,
+        inspector,
+        inspected_on: '2026-06-02',
+        lines: [
+          { line: 1, percent_complete: 25 },
+          { line: 2, percent_complete: 8 },
+        ],
+        stored_materials_verified: true,
+      });
+    expect(inspection.status, JSON.stringify(inspection.body)).to.equal(201);
+
+    const got = await request(svc.app).get(`/api/draws/${drawId}`).set(auth(lender));
+    expect(got.status).to.equal(200);
+    expect(got.body.lines[0]).to.include({
+      completed_and_stored: D(100_000),
+      percent_complete: 25,
+      balance_to_finish: D(300_000),
+    });
+
+    const ledger = await request(svc.app).get('/api/ledger?limit=500').set(auth(lender));
+    const types = (ledger.body.events as { type: string }[]).map((e) => e.type);
+    expect(types).to.include.members([
+      'EntityRegistered',
+      'ProjectRegistered',
+      'DrawSubmitted',
+      'DocumentRecorded',
+    ]);
+    const verify = await request(svc.app).get('/api/ledger/verify').set(auth(lender));
+    expect(verify.body.ok).to.equal(true);
+  });
+
+  it('answers another org’s project, draw and document ids exactly like unknown ids (404)', async () => {
+    const { id: projectId } = await project();
+    const draw = await request(svc.app)
+      .post(`/api/projects/${projectId}/draws`)
+      .set(auth(lender))
+      .send(drawBody);
+    const theirs = await request(svc.app).get(`/api/projects/${projectId}`).set(auth(other));
+    const unknown = await request(svc.app).get('/api/projects/prj_aaaaaaaaaaaaaaaa').set(auth(other));
+    expect(theirs.status).to.equal(404);
+    expect(unknown.status).to.equal(404);
+    expect(theirs.body.title).to.equal(unknown.body.title);
+    expect(
+      (
+        await request(svc.app)
+          .get(`/api/draws/${String(draw.body.id)}`)
+          .set(auth(other))
+      ).status,
+    ).to.equal(404);
+    const before = await svc.head();
+    const sneaky = await request(svc.app)
+      .post(`/api/projects/${projectId}/draws`)
+      .set(auth(other))
+      .send(drawBody);
+    expect(sneaky.status).to.equal(404);
+    expect(await svc.head()).to.equal(before);
+    const page = await request(svc.app).get('/api/ledger?limit=500').set(auth(other));
+    const redacted = (page.body.events as { type: string; data?: unknown }[]).filter(
+      (e) => e.type === 'Redacted',
+    );
+    expect(redacted.length).to.be.greaterThan(0);
+    expect(redacted.every((e) => e.data === undefined)).to.equal(true);
+  });
+
+  it('refuses an unknown SOV line, a draw for an unknown project and a signer role outside the chain, changing nothing', async () => {
+    const { id: projectId } = await project();
+    const before = await svc.head();
+    const badLine = await request(svc.app)
+      .post(`/api/projects/${projectId}/draws`)
+      .set(auth(lender))
+      .send({
+        ...drawBody,
+        lines: [...drawBody.lines, { line: 9, previous: 0, this_period: 1, stored_materials: 0 }],
+      });
+    expect(badLine.status).to.equal(400);
+    expect(JSON.stringify(badLine.body.errors)).to.match(/lines/);
+    const noProject = await request(svc.app)
+      .post('/api/projects/prj_aaaaaaaaaaaaaaaa/draws')
+      .set(auth(lender))
+      .send(drawBody);
+    expect(noProject.status).to.equal(404);
+    const draw = await request(svc.app)
+      .post(`/api/projects/${projectId}/draws`)
+      .set(auth(lender))
+      .send(drawBody);
+    const mid = await svc.head();
+    const badRole = await request(svc.app)
+      .post(`/api/draws/${String(draw.body.id)}/signatures`)
+      .set(auth(lender))
+      .send({ role: 'Treasury', signer_name: 'T. Reasury', signed_on: '2026-06-03' });
+    expect(badRole.status).to.equal(400);
+    expect(await svc.head()).to.equal(mid);
+    expect(mid).to.equal(before + 1);
+  });
+
+  it('replays the first response for a repeated Idempotency-Key and refuses the key with another body (422)', async () => {
+    const first = await request(svc.app)
+      .post('/api/entities')
+      .set(auth(lender))
+      .set('Idempotency-Key', 'ent-create-0001')
+      .send({ legal_name: 'Granite Supply Co', roles: ['supplier'] });
+    expect(first.status).to.equal(201);
+    const head = await svc.head();
+    const again = await request(svc.app)
+      .post('/api/entities')
+      .set(auth(lender))
+      .set('Idempotency-Key', 'ent-create-0001')
+      .send({ legal_name: 'Granite Supply Co', roles: ['supplier'] });
+    expect(again.status).to.equal(201);
+    expect(again.headers['idempotent-replayed']).to.equal('true');
+    expect(again.body).to.deep.equal(first.body);
+    const different = await request(svc.app)
+      .post('/api/entities')
+      .set(auth(lender))
+      .set('Idempotency-Key', 'ent-create-0001')
+      .send({ legal_name: 'Other Name LLC', roles: ['supplier'] });
+    expect(different.status).to.equal(422);
+    expect(different.body.code).to.equal('IDEMPOTENCY_KEY_REUSED');
+    expect(await svc.head()).to.equal(head);
+  });
+
+  it('refuses a duplicate EIN with 409 and looks entities up by name with candidates when none match', async () => {
+    await entity('Keystone Builders, Inc.', ['general_contractor'], { ein: '12-3456789' });
+    const dup = await request(svc.app)
+      .post('/api/entities')
+      .set(auth(lender))
+      .send({ legal_name: 'Someone Else LLC', roles: ['supplier'], ein: '123456789' });
+    expect(dup.status).to.equal(409);
+    const byName = await request(svc.app).get('/api/entities/keystone%20builders').set(auth(lender));
+    expect(byName.status).to.equal(200);
+    expect(byName.body.legal_name).to.equal('Keystone Builders, Inc.');
+    const near = await request(svc.app).get('/api/entities/Keystone%20Bilders').set(auth(lender));
+    expect(near.status).to.equal(404);
+    expect(near.body.candidates[0]).to.include({ entity: 'Keystone Builders, Inc.' });
+  });
+});
