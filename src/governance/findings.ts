@@ -2,6 +2,7 @@
  * The governance finding vocabulary (DOMAIN §2 contradictions, §3 temporal rules). Scans, the
  * governance projection, credit scoring (§5) and the compile/payment engines (§9–§10) all speak it.
  */
+import { derivedEventId, idFromUuid } from '../platform/ids.js';
 
 export type Severity = 'WARNING' | 'BLOCKING';
 
@@ -78,4 +79,55 @@ export interface ScanResult {
   scan_verdict: 'CLEAN' | 'WARNING' | 'BLOCKED';
   contradictions: Finding[];
   temporal: Finding[];
+}
+
+/** Whether a code is one of the §2 contradictions or one of the §3 temporal rules. */
+export function categoryOf(code: FindingCode): Finding['category'] {
+  return (CONTRADICTION_CODES as readonly string[]).includes(code) ? 'contradiction' : 'temporal';
+}
+
+/**
+ * The finding id: a function of what was found (project, code, draw, and the rule's subject such
+ * as a line, a document or a coverage), never of when, so every re-scan that still finds the
+ * condition names the same finding and the lifecycle can match it.
+ */
+export function findingId(
+  project_id: string,
+  code: FindingCode,
+  draw_id: string | null,
+  subject: string,
+): string {
+  return idFromUuid('FND-', derivedEventId(`${project_id}|${code}|${draw_id ?? '-'}|${subject}`));
+}
+
+/** What an engine states about one finding; id, category and project come from the context. */
+export interface FindingDraft {
+  code: FindingCode;
+  severity: Severity;
+  draw_id: string | null;
+  entity_id: string | null;
+  /** What distinguishes this finding from others of the same code and draw (part of the id). */
+  subject: string;
+  title: string;
+  detail: string;
+  evidence: Evidence[];
+  curable_by_documents: boolean;
+}
+
+/** Builds a finding of `project_id` detected on `detected_on` (YYYY-MM-DD). */
+export function toFinding(project_id: string, detected_on: string, draft: FindingDraft): Finding {
+  return {
+    id: findingId(project_id, draft.code, draft.draw_id, draft.subject),
+    code: draft.code,
+    category: categoryOf(draft.code),
+    severity: draft.severity,
+    project_id,
+    draw_id: draft.draw_id,
+    entity_id: draft.entity_id,
+    title: draft.title,
+    detail: draft.detail,
+    evidence: draft.evidence,
+    detected_on,
+    curable_by_documents: draft.curable_by_documents,
+  };
 }
