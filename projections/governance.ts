@@ -1,0 +1,287 @@
+/**
+ * governance: the read model of governance results (ARCHITECTURE §6) — scans and the lifecycle of
+ * their findings (open → resolved by re-scan or by explicit resolution), compilations, adequacy,
+ * simulations, certifications (with supersession), notarizations, payments and blocked pushes.
+ * Credit scoring reads findings by entity; payment gates read compilations and notarizations.
+ * Every record copies its event's data (never aliases it) and stamps the event's org and seq.
+ */
+import type { SealedEvent } from '../src/platform/ledger/envelope.js';
+import type { Projection } from '../src/platform/projections/runtime.js';
+import type { Finding, FindingRecord } from '../src/governance/findings.js';
+import type {
+  AdequacyAssessedData,
+  CertificationIssuedData,
+  DocumentNotarizedData,
+  DrawCompiledData,
+  DrawSimulatedData,
+  PaymentPushBlockedData,
+  PaymentPushedData,
+  ProjectScannedData,
+} from '../src/governance/events.js';
+import { isGovernanceEventType } from '../src/governance/events.js';
+
+/** Where and by whom a governance result was recorded. */
+export interface RecordedResult {
+  org_id: string;
+  seq: number;
+  recorded_at: string;
+}
+
+export interface ScanRecord extends RecordedResult {
+  scan_id: string;
+  project_id: string;
+  scan_verdict: ProjectScannedData['scan_verdict'];
+  scanned_on: string;
+  payload_hash: string;
+  finding_ids: string[];
+  opened: string[];
+  resolved: string[];
+}
+export type CompilationRecord = DrawCompiledData & RecordedResult;
+export type AdequacyRecord = AdequacyAssessedData & RecordedResult;
+export type SimulationRecord = DrawSimulatedData & RecordedResult;
+export type CertificationRecord = CertificationIssuedData &
+  RecordedResult & {
+    /** The certification of the same project issued after this one (DOMAIN §11 SUPERSEDED), if any. */
+    superseded_by: string | null;
+  };
+export type NotarizationRecord = DocumentNotarizedData & RecordedResult;
+export type PaymentRecord = PaymentPushedData & RecordedResult;
+export type BlockedPushRecord = PaymentPushBlockedData & RecordedResult;
+
+export interface GovernanceState {
+  scans: Record<string, ScanRecord>;
+  latest_scan_by_project: Record<string, string>;
+  findings: Record<string, FindingRecord>;
+  /** Finding ids per project / attributed entity, in first-opened order. */
+  findings_by_project: Record<string, string[]>;
+  findings_by_entity: Record<string, string[]>;
+  compilations: Record<string, CompilationRecord>;
+  latest_compilation_by_draw: Record<string, string>;
+  /** The latest assessment per project. */
+  adequacy_by_project: Record<string, AdequacyRecord>;
+  simulations: Record<string, SimulationRecord>;
+  latest_simulation_by_draw: Record<string, string>;
+  certifications: Record<string, CertificationRecord>;
+  latest_certification_by_project: Record<string, string>;
+  notarizations: Record<string, NotarizationRecord>;
+  notarizations_by_document: Record<string, string[]>;
+  payments: Record<string, PaymentRecord>;
+  payments_by_draw: Record<string, string[]>;
+  /** Refused payment pushes per draw, oldest first. */
+  blocked_pushes_by_draw: Record<string, BlockedPushRecord[]>;
+}
+
+export function initGovernanceState(): GovernanceState {
+  return {
+    scans: {},
+    latest_scan_by_project: {},
+    findings: {},
+    findings_by_project: {},
+    findings_by_entity: {},
+    compilations: {},
+    latest_compilation_by_draw: {},
+    adequacy_by_project: {},
+    simulations: {},
+    latest_simulation_by_draw: {},
+    certifications: {},
+    latest_certification_by_project: {},
+    notarizations: {},
+    notarizations_by_document: {},
+    payments: {},
+    payments_by_draw: {},
+    blocked_pushes_by_draw: {},
+  };
+}
+
+/** The open findings of a project, in first-opened order. */
+export function openFindingsOf(state: GovernanceState, project_id: string): FindingRecord[] {
+  return (state.findings_by_project[project_id] ?? [])
+    .map((id) => state.findings[id])
+    .filter((f): f is FindingRecord => f !== undefined && f.status === 'OPEN');
+}
+
+/** `FindingResolved` as the projects capability appends it (src/projects/events.ts); only these fields are read. */
+interface FindingResolvedView {
+  finding_id: string;
+  resolved_on: string;
+}
+
+export const governance: Projection<GovernanceState> = {
+  name: 'governance',
+  version: 1,
+  init: initGovernanceState,
+  evolve(state, event) {
+    const type = event.type;
+    if (type === 'FindingResolved') {
+      onFindingResolved(state, event.data as FindingResolvedView, stamp(event));
+      return state;
+    }
+    if (!isGovernanceEventType(type)) return state;
+    const at = stamp(event);
+    switch (type) {
+      case 'ProjectScanned':
+        onProjectScanned(state, event.data as ProjectScannedData, at);
+        break;
+      case 'DrawCompiled': {
+        const data = event.data as DrawCompiledData;
+        state.compilations[data.compilation_id] = { ...data, ...at };
+        state.latest_compilation_by_draw[data.draw_id] = data.compilation_id;
+        break;
+      }
+      case 'AdequacyAssessed': {
+        const data = event.data as AdequacyAssessedData;
+        state.adequacy_by_project[data.project_id] = { ...data, ...at };
+        break;
+      }
+      case 'DrawSimulated': {
+        const data = event.data as DrawSimulatedData;
+        state.simulations[data.simulation_id] = { ...data, ...at };
+        state.latest_simulation_by_draw[data.draw_id] = data.simulation_id;
+        break;
+      }
+      case 'CertificationIssued':
+        onCertificationIssued(state, event.data as CertificationIssuedData, at);
+        break;
+      case 'DocumentNotarized': {
+        const data = event.data as DocumentNotarizedData;
+        state.notarizations[data.notarization_id] = { ...data, ...at };
+        (state.notarizations_by_document[data.document_id] ??= []).push(data.notarization_id);
+        break;
+      }
+      case 'PaymentPushed': {
+        const data = event.data as PaymentPushedData;
+        state.payments[data.payment_id] = { ...data, ...at };
+        (state.payments_by_draw[data.draw_id] ??= []).push(data.payment_id);
+        break;
+      }
+      case 'PaymentPushBlocked': {
+        const data = event.data as PaymentPushBlockedData;
+        (state.blocked_pushes_by_draw[data.draw_id] ??= []).push({ ...data, ...at });
+        break;
+      }
+      default: {
+        const unhandled: never = type;
+        throw new Error(`governance projection: unhandled ${String(unhandled)}`);
+      }
+    }
+    return state;
+  },
+};
+
+function stamp(event: SealedEvent): RecordedResult {
+  return { org_id: event.meta.org_id ?? '', seq: event.seq, recorded_at: event.recorded_at };
+}
+
+function onProjectScanned(state: GovernanceState, data: ProjectScannedData, at: RecordedResult): void {
+  state.scans[data.scan_id] = {
+    scan_id: data.scan_id,
+    project_id: data.project_id,
+    scan_verdict: data.scan_verdict,
+    scanned_on: data.scanned_on,
+    payload_hash: data.payload_hash,
+    finding_ids: data.findings.map((f) => f.id),
+    opened: [...data.opened],
+    resolved: [...data.resolved],
+    ...at,
+  };
+  state.latest_scan_by_project[data.project_id] = data.scan_id;
+  const opened = new Set(data.opened);
+  for (const finding of data.findings) {
+    const record = state.findings[finding.id];
+    if (record === undefined || (record.status === 'RESOLVED' && opened.has(finding.id))) {
+      openFinding(state, finding, data, at);
+    } else if (record.status === 'OPEN') {
+      refreshFinding(state, record, finding, data.scan_id);
+    }
+    // A finding resolved by explicit resolution and not re-opened stays resolved.
+  }
+  for (const id of data.resolved) {
+    const record = state.findings[id];
+    if (record?.status !== 'OPEN' || record.project_id !== data.project_id) continue;
+    resolve(record, data.scanned_on, at.seq, 'rescan');
+  }
+}
+
+/** Opens (or re-opens) a finding: a re-opened finding is a new occurrence, dated by this scan. */
+function openFinding(
+  state: GovernanceState,
+  finding: Finding,
+  data: ProjectScannedData,
+  at: RecordedResult,
+): void {
+  const existed = state.findings[finding.id] !== undefined;
+  const previousEntity = state.findings[finding.id]?.entity_id ?? null;
+  state.findings[finding.id] = {
+    ...finding,
+    evidence: finding.evidence.map((e) => ({ ...e })),
+    detected_on: data.scanned_on,
+    org_id: at.org_id,
+    status: 'OPEN',
+    opened_on: data.scanned_on,
+    opened_seq: at.seq,
+    resolved_on: null,
+    resolved_seq: null,
+    resolved_by: null,
+    last_scan_id: data.scan_id,
+  };
+  if (!existed) (state.findings_by_project[finding.project_id] ??= []).push(finding.id);
+  reindexEntity(state, finding.id, existed ? previousEntity : null, finding.entity_id);
+}
+
+/** A still-open finding takes the latest scan's wording and severity; its opening stays. */
+function refreshFinding(
+  state: GovernanceState,
+  record: FindingRecord,
+  finding: Finding,
+  scanId: string,
+): void {
+  const previousEntity = record.entity_id;
+  record.severity = finding.severity;
+  record.entity_id = finding.entity_id;
+  record.title = finding.title;
+  record.detail = finding.detail;
+  record.evidence = finding.evidence.map((e) => ({ ...e }));
+  record.curable_by_documents = finding.curable_by_documents;
+  record.last_scan_id = scanId;
+  reindexEntity(state, record.id, previousEntity, finding.entity_id);
+}
+
+function reindexEntity(state: GovernanceState, id: string, from: string | null, to: string | null): void {
+  if (from !== null && from !== to) {
+    const list = state.findings_by_entity[from] ?? [];
+    const index = list.indexOf(id);
+    if (index >= 0) list.splice(index, 1);
+  }
+  if (to !== null) {
+    const list = (state.findings_by_entity[to] ??= []);
+    if (!list.includes(id)) list.push(id);
+  }
+}
+
+function resolve(record: FindingRecord, on: string, seq: number, by: 'rescan' | 'resolution'): void {
+  record.status = 'RESOLVED';
+  record.resolved_on = on;
+  record.resolved_seq = seq;
+  record.resolved_by = by;
+}
+
+/** An explicit resolution closes an open finding of the same org; anything else is ignored. */
+function onFindingResolved(state: GovernanceState, data: FindingResolvedView, at: RecordedResult): void {
+  const record = state.findings[data.finding_id];
+  if (record?.status !== 'OPEN' || record.org_id !== at.org_id) return;
+  resolve(record, data.resolved_on, at.seq, 'resolution');
+}
+
+/** DOMAIN §11: a newer certification of the project supersedes the latest one. */
+function onCertificationIssued(
+  state: GovernanceState,
+  data: CertificationIssuedData,
+  at: RecordedResult,
+): void {
+  const previous = state.latest_certification_by_project[data.project_id];
+  const previousRecord = previous === undefined ? undefined : state.certifications[previous];
+  if (previousRecord !== undefined) previousRecord.superseded_by = data.certification_id;
+  state.certifications[data.certification_id] = { ...data, ...at, superseded_by: null };
+  state.latest_certification_by_project[data.project_id] = data.certification_id;
+}

@@ -1,0 +1,216 @@
+/**
+ * Events of the governance capability (ARCHITECTURE §5, §7): each records a governance result
+ * and, per the ledger-index convention, lists what it attests in `data.artifacts: [{kind, hash}]`
+ * so `audit-verify` can find a response by its payload hash.
+ *
+ * Agreed shapes for the deciders other engineers write (compile, adequacy, simulation,
+ * certification, notarization, payments):
+ * - ids are minted from the recording event's id with `idFromUuid(prefix, eventId)`:
+ *   SCN-, CMP-, ADQ-, SIM-, CERT-, NOT-, PAY-;
+ * - `payload_hash` = `payloadHash(response payload without provenance)` (ARCHITECTURE §7), and
+ *   `artifacts` = `[{kind, hash: payload_hash}]` with the kind named on each type below;
+ * - dates are `YYYY-MM-DD`, money integer cents; every field is present (null, never missing).
+ * The `projects` projection reads `DrawCompiled.draw_id` and `PaymentPushed`'s
+ * `{draw_id, amount, payment_id, rail, funded_on}` to move draw status (src/projects/events.ts).
+ * `FindingResolved` belongs to the projects capability (`{finding_id, resolution, resolved_on,
+ * evidence_document_id}` on stream `finding-FND-…`); the governance projection folds it too.
+ */
+import type { EventInput } from '../platform/ledger/index.js';
+import { canonicalJson } from '../platform/ledger/index.js';
+import { sha256Hex, type MultiHash } from '../platform/crypto/hash.js';
+import type { IsoDate, IsoInstant } from '../projects/facts.js';
+import type { PaymentRail } from '../projects/profiles.js';
+import type { AdequacyMember, GradedScore } from './adequacy.js';
+import type { Grade } from './constants.js';
+import type { Finding, ScanResult } from './findings.js';
+
+/** Payload schema version of every event below (ARCHITECTURE §3.1 `schema`). */
+export const GOVERNANCE_EVENT_SCHEMA = 1;
+
+/** One attested artifact (projections/ledger-index.ts). */
+export interface ArtifactRef {
+  kind: string;
+  hash: string;
+}
+
+/** SHA-256 hex of the RFC 8785 canonical JSON of a payload: the hash an artifact is recorded by. */
+export function payloadHash(payload: unknown): string {
+  return sha256Hex(canonicalJson(payload));
+}
+
+/** Attests that the kernel scanned a project on a day, what it found and which findings opened or resolved. */
+export interface ProjectScannedData {
+  /** `SCN-…` */
+  scan_id: string;
+  project_id: string;
+  scan_verdict: ScanResult['scan_verdict'];
+  /** The scan's open findings (contradictions, then temporal). */
+  findings: Finding[];
+  /** Ids newly open (not open before this scan; includes re-opened ones). */
+  opened: string[];
+  /** Ids open before this scan that it no longer finds: resolved by re-scan. */
+  resolved: string[];
+  scanned_on: IsoDate;
+  payload_hash: string;
+  /** `[{kind: 'scan', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** DOMAIN §9 draw verdicts. */
+export type DrawVerdict = 'FUNDABLE' | 'FUNDABLE_WITH_CONDITIONS' | 'REDUCED' | 'HOLD' | 'NOT_FUNDABLE';
+
+/** Attests that compile-for-draw ran the engine DAG for a draw and reached this verdict. */
+export interface DrawCompiledData {
+  /** `CMP-…` */
+  compilation_id: string;
+  draw_id: string;
+  project_id: string;
+  draw_verdict: DrawVerdict;
+  /** READY iff draw_verdict is FUNDABLE or FUNDABLE_WITH_CONDITIONS (DOMAIN §9). */
+  verdict_status: 'READY' | 'NOT_READY';
+  layers_executed: number;
+  compiled_on: IsoDate;
+  payload_hash: string;
+  /** `[{kind: 'compilation', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** Attests a capital adequacy assessment of a project (DOMAIN §4). */
+export interface AdequacyAssessedData {
+  /** `ADQ-…` */
+  assessment_id: string;
+  project_id: string;
+  overall: GradedScore;
+  vector: Record<AdequacyMember, GradedScore>;
+  in_balance: boolean;
+  assessed_on: IsoDate;
+  payload_hash: string;
+  /** `[{kind: 'adequacy', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** Attests a three-scenario simulation of a draw and its recommendation (DOMAIN §10). */
+export interface DrawSimulatedData {
+  /** `SIM-…` */
+  simulation_id: string;
+  draw_id: string;
+  project_id: string;
+  recommendation: 'APPROVE' | 'DELAY' | 'REVIEW';
+  simulated_on: IsoDate;
+  payload_hash: string;
+  /** `[{kind: 'simulation', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** Attests a project certification with its grade and validity; it supersedes the project's previous one (DOMAIN §11). */
+export interface CertificationIssuedData {
+  /** `CERT-…` */
+  certification_id: string;
+  project_id: string;
+  grade: Grade;
+  score: number;
+  issued_on: IsoDate;
+  valid_until: IsoDate;
+  payload_hash: string;
+  /** `[{kind: 'certification', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** Attests the digests of a recorded document at notarization, in a US jurisdiction (SPEC §6). */
+export interface DocumentNotarizedData {
+  /** `NOT-…` */
+  notarization_id: string;
+  document_id: string;
+  document_type: string;
+  project_id: string;
+  jurisdiction: string;
+  notarized_at: IsoInstant;
+  /** Over the JCS of the recorded document (SPEC names them sha256 / sha3 / blake2b). */
+  multi_hash: MultiHash;
+  payload_hash: string;
+  /** `[{kind: 'notarization', hash: payload_hash}, {kind: 'document', hash: multi_hash.sha256}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** Attests that money for a draw was pushed on a rail after its gate passed; the draw is FUNDED. */
+export interface PaymentPushedData {
+  /** `PAY-…` */
+  payment_id: string;
+  draw_id: string;
+  project_id: string;
+  amount: number;
+  rail: PaymentRail;
+  /** pain.001 message id. */
+  message_id: string;
+  funded_on: IsoDate;
+  payload_hash: string;
+  /** `[{kind: 'payment', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** One gate's result at a payment push (SPEC §6 `GATE_UNMET` body). */
+export interface GateResult {
+  gate: string;
+  passed: boolean;
+  detail: string;
+}
+
+/** Attests a refused payment push and every gate's result (ARCHITECTURE §5: audited rejection). */
+export interface PaymentPushBlockedData {
+  draw_id: string;
+  project_id: string;
+  rail: PaymentRail | null;
+  gates: GateResult[];
+  attempted_on: IsoDate;
+  payload_hash: string;
+  /** `[{kind: 'payment_blocked', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
+export interface GovernanceEventMap {
+  ProjectScanned: ProjectScannedData;
+  DrawCompiled: DrawCompiledData;
+  AdequacyAssessed: AdequacyAssessedData;
+  DrawSimulated: DrawSimulatedData;
+  CertificationIssued: CertificationIssuedData;
+  DocumentNotarized: DocumentNotarizedData;
+  PaymentPushed: PaymentPushedData;
+  PaymentPushBlocked: PaymentPushBlockedData;
+}
+export type GovernanceEventType = keyof GovernanceEventMap;
+
+export const GOVERNANCE_EVENT_TYPES: readonly GovernanceEventType[] = [
+  'ProjectScanned',
+  'DrawCompiled',
+  'AdequacyAssessed',
+  'DrawSimulated',
+  'CertificationIssued',
+  'DocumentNotarized',
+  'PaymentPushed',
+  'PaymentPushBlocked',
+];
+
+export function isGovernanceEventType(type: string): type is GovernanceEventType {
+  return (GOVERNANCE_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/** `project-prj_…` / `draw-DRW-…` (ARCHITECTURE §3.1). */
+export const projectStream = (projectId: string): string => `project-${projectId}`;
+export const drawStream = (drawId: string): string => `draw-${drawId}`;
+
+/** Builds one governance event; `id` is the event id the result id was minted from, when known. */
+export function governanceEvent<T extends GovernanceEventType>(
+  type: T,
+  stream: string,
+  data: GovernanceEventMap[T],
+  id?: string,
+): EventInput<T, GovernanceEventMap[T]> & { schema: number } {
+  const event: EventInput<T, GovernanceEventMap[T]> & { schema: number } = {
+    stream,
+    type,
+    schema: GOVERNANCE_EVENT_SCHEMA,
+    data,
+  };
+  if (id !== undefined) event.id = id;
+  return event;
+}
