@@ -1,0 +1,123 @@
+/**
+ * `npm run keys -- create|revoke|list` — API key administration against the ledger in DATA_DIR.
+ * The key and its signing secret are printed once, at creation; the ledger keeps only the digest.
+ */
+import { join } from 'node:path';
+import { keys as keysProjection } from '../projections/keys.js';
+import { allProjections } from '../projections/index.js';
+import { issueKey, revokeKey } from '../src/orgs/issue.js';
+import { systemClock } from '../src/platform/clock.js';
+import { isApiKeyScope, type ApiKeyScope } from '../src/platform/crypto/api-key.js';
+import { SqliteEventStore, SqliteSnapshotStore } from '../src/platform/event-store/sqlite.js';
+import { Ledger } from '../src/platform/ledger/ledger.js';
+import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
+import { loadOrCreateSecrets } from '../src/platform/secrets.js';
+import { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseCli } from './lib/cli.js';
+
+const USAGE = `
+Usage:
+  npm run keys -- create --org <name> --scopes <scope,scope…> [--test] [--label <text>] [--json]
+  npm run keys -- revoke <key_id> [--reason <text>] [--json]
+  npm run keys -- list [--json]
+
+Scopes: credit:read, governance:write, governance:read, ledger:read, admin.
+create registers the organization if it is new and prints the key and its signing secret ONCE.
+Exit codes: 0 done, 1 refused (unknown or already revoked key), 2 usage or configuration error.
+`;
+
+const cli = parseCli(USAGE, {
+  org: { type: 'string' },
+  scopes: { type: 'string' },
+  test: { type: 'boolean' },
+  label: { type: 'string' },
+  reason: { type: 'string' },
+});
+const [command, ...rest] = cli.positionals;
+const usage = (message: string): never => {
+  process.stderr.write(`${message}\n${USAGE}`);
+  process.exit(EXIT_USAGE);
+};
+if (command !== 'create' && command !== 'revoke' && command !== 'list')
+  usage('give one of: create, revoke, list');
+
+const cfg = config();
+const store = SqliteEventStore.open(join(cfg.DATA_DIR, 'ledger.db'));
+const runtime = new ProjectionRuntime(store, allProjections(), new SqliteSnapshotStore(store), systemClock);
+await runtime.start();
+const ledger = await Ledger.open(store, systemClock, { onAppended: (events) => runtime.apply(events) });
+const secrets = loadOrCreateSecrets(cfg.DATA_DIR, {
+  KEY_PEPPER: cfg.KEY_PEPPER,
+  LEDGER_SIGNING_KEY: cfg.LEDGER_SIGNING_KEY,
+});
+const out = (value: unknown, text: string): void => {
+  process.stdout.write(cli.json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+};
+let exit = EXIT_OK;
+
+if (command === 'create') {
+  const org = cli.values.org;
+  const scopes = (cli.values.scopes ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!org) usage('create needs --org <name>');
+  const bad = scopes.filter((s) => !isApiKeyScope(s));
+  if (scopes.length === 0 || bad.length > 0)
+    usage(`--scopes must list valid scopes${bad.length ? ` (unknown: ${bad.join(', ')})` : ''}`);
+  const issued = await issueKey(
+    ledger,
+    runtime,
+    secrets,
+    {
+      org_name: org!,
+      scopes: scopes as ApiKeyScope[],
+      mode: cli.values.test ? 'test' : 'live',
+      ...(cli.values.label ? { label: cli.values.label } : {}),
+    },
+    'cli',
+  );
+  out(
+    issued,
+    [
+      `Issued ${issued.key_id} to ${issued.org_name} (${issued.org_id}) with ${issued.scopes.join(', ')}.`,
+      `  key:            ${issued.key}`,
+      `  signing secret: ${issued.signing_secret}`,
+      'Store both now: they are not shown again.',
+    ].join('\n'),
+  );
+} else if (command === 'revoke') {
+  const keyId = rest[0];
+  if (!keyId) usage('revoke needs a key id');
+  const outcome = await revokeKey(ledger, runtime, keyId!, cli.values.reason ?? null, 'cli');
+  if (outcome !== 'revoked') exit = EXIT_FAILED;
+  out(
+    { key_id: keyId, outcome },
+    outcome === 'revoked' ? `Revoked ${keyId}.` : `Not revoked: ${outcome.replace('_', ' ')}.`,
+  );
+} else {
+  const state = runtime.state(keysProjection);
+  const rows = Object.values(state.keys).map((k) => ({
+    key_id: k.key_id,
+    org_id: k.org_id,
+    org: state.orgs[k.org_id]?.name ?? null,
+    scopes: k.scopes,
+    mode: k.mode,
+    label: k.label,
+    issued_at: k.issued_at,
+    revoked_at: k.revoked_at,
+  }));
+  out(
+    rows,
+    rows.length === 0
+      ? 'No keys.'
+      : rows
+          .map(
+            (r) =>
+              `${r.key_id}  ${r.org ?? r.org_id}  ${r.scopes.join(',')}  ${r.mode}  issued ${r.issued_at}${r.revoked_at ? `  REVOKED ${r.revoked_at}` : ''}`,
+          )
+          .join('\n'),
+  );
+}
+await runtime.stop();
+await store.close();
+process.exit(exit);
