@@ -1,0 +1,79 @@
+/**
+ * The certification badge (SPEC §6 `GET /api/certification?action=badge`): a fixed-size SVG with
+ * grade, score, status, issue date and project name. Self-contained — no external fonts, images
+ * or scripts, so it renders the same wherever it is embedded and carries nothing executable —
+ * and deterministic: the same input gives the same bytes, so it can be cached and hashed.
+ */
+import type { IsoDate } from '../projects/facts.js';
+import type { Grade } from '../governance/constants.js';
+import type { BadgeStatus } from './certify.js';
+
+export const BADGE_WIDTH = 320;
+export const BADGE_HEIGHT = 96;
+/** Longest project name shown, in characters; longer names end in an ellipsis to keep the size fixed. */
+export const BADGE_NAME_MAX_CHARS = 36;
+
+const GRADE_COLORS: Readonly<Record<Grade, string>> = {
+  A: '#2e7d32',
+  B: '#558b2f',
+  C: '#f9a825',
+  D: '#ef6c00',
+  F: '#c62828',
+};
+/** A badge that no longer vouches for anything is grey, whatever its grade. */
+const INACTIVE_COLOR = '#757575';
+const FONT = 'DejaVu Sans,Verdana,Geneva,sans-serif';
+
+export interface BadgeContent {
+  grade: Grade;
+  score: number;
+  status: BadgeStatus;
+  issued_on: IsoDate;
+  project_name: string;
+}
+
+export function renderBadge(content: BadgeContent): string {
+  const accent = content.status === 'VALID' ? GRADE_COLORS[content.grade] : INACTIVE_COLOR;
+  const projectName = withoutControls(content.project_name);
+  const name = escapeXml(truncate(projectName, BADGE_NAME_MAX_CHARS));
+  const label = escapeXml(
+    `Plumbline certification: ${projectName}, grade ${content.grade}, score ${content.score}, ${content.status}, issued ${content.issued_on}`,
+  );
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${BADGE_WIDTH}" height="${BADGE_HEIGHT}" viewBox="0 0 ${BADGE_WIDTH} ${BADGE_HEIGHT}" role="img" aria-label="${label}">`,
+    `<title>${label}</title>`,
+    `<rect width="${BADGE_WIDTH}" height="${BADGE_HEIGHT}" rx="6" fill="#ffffff" stroke="${accent}" stroke-width="2"/>`,
+    `<rect x="1" y="1" width="88" height="94" rx="5" fill="${accent}"/>`,
+    `<text x="45" y="58" font-family="${FONT}" font-size="44" font-weight="bold" fill="#ffffff" text-anchor="middle">${content.grade}</text>`,
+    `<text x="45" y="82" font-family="${FONT}" font-size="12" fill="#ffffff" text-anchor="middle">${content.score}/100</text>`,
+    `<text x="102" y="24" font-family="${FONT}" font-size="11" fill="#555555">PLUMBLINE CERTIFIED</text>`,
+    `<text x="102" y="46" font-family="${FONT}" font-size="13" font-weight="bold" fill="#222222">${name}</text>`,
+    `<text x="102" y="68" font-family="${FONT}" font-size="12" font-weight="bold" fill="${accent}">${content.status}</text>`,
+    `<text x="102" y="86" font-family="${FONT}" font-size="11" fill="#555555">issued ${escapeXml(content.issued_on)}</text>`,
+    '</svg>',
+  ].join('\n');
+}
+
+/** Escapes the five XML special characters (text and attribute safe). */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c);
+}
+const XML_ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+/** Drops the C0 control characters XML 1.0 forbids (a name with one would make the SVG unparseable). */
+function withoutControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching the forbidden controls is the point
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+}
+
+/** Cuts by code point, never inside a surrogate pair. */
+function truncate(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
+}
