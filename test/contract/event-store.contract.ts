@@ -4,7 +4,13 @@
  */
 import { expect } from 'chai';
 import type { EventStore } from '../../src/platform/event-store/port.js';
-import { AppendConflict, Ledger, verifyLedger, type SealedEvent } from '../../src/platform/ledger/index.js';
+import {
+  AppendConflict,
+  InvalidAppend,
+  Ledger,
+  verifyLedger,
+  type SealedEvent,
+} from '../../src/platform/ledger/index.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { chain, eventually, headOf, TEST_META } from '../support/events.js';
 
@@ -109,8 +115,11 @@ export function runEventStoreContract(name: string, fixture: ContractFixture): v
       const other = await fixture.secondHandle();
       opened.push(other);
       const clock = new ManualClock('2026-01-01T00:00:00Z');
-      const ledgerA = await Ledger.open(store, clock);
-      const ledgerB = await Ledger.open(other, clock);
+      // Each writer queues 10 commands, so one command can lose at most 10 races: 11 attempts make
+      // "all 20 land" a property of the store rather than of its latency (a networked store's
+      // winner appends faster than the loser re-reads, re-decides and retries).
+      const ledgerA = await Ledger.open(store, clock, { maxAttempts: 11 });
+      const ledgerB = await Ledger.open(other, clock, { maxAttempts: 11 });
       const results = await Promise.allSettled(
         Array.from({ length: 20 }, (_, i) =>
           (i % 2 === 0 ? ledgerA : ledgerB).append(
@@ -139,5 +148,148 @@ export function runEventStoreContract(name: string, fixture: ContractFixture): v
       expect((lost[0] as PromiseRejectedResult).reason).to.be.instanceOf(AppendConflict);
       expect((await store.head()).seq).to.equal(1);
     });
+
+    it('treats an id as unique across positions: the same ids sealed again at a later head are a duplicate', async () => {
+      const events = chain(2);
+      await store.append(events, 0);
+      const more = chain(1, headOf(events), 1);
+      await store.append(more, 2);
+      // What a retried command does: same ids (from its idempotency key), sealed at the new head.
+      const resealed = chain(2, headOf(more), 0, 'project-prj_retry').map((e, i) => ({
+        ...e,
+        id: events[i]!.id,
+      }));
+      const again = await store.append(resealed, 3);
+      expect(again.duplicate).to.equal(true);
+      expect(again.events).to.deep.equal(events);
+      expect((await store.read(1, 10)).map((e) => e.id)).to.deep.equal([...events, ...more].map((e) => e.id));
+    });
+
+    it('refuses an append whose ids are only partly stored, and stores nothing', async () => {
+      const events = chain(2);
+      await store.append(events, 0);
+      const mixed = chain(2, headOf(events), 0); // ids of seq 3 and 4: new
+      mixed[0] = { ...mixed[0]!, id: events[1]!.id }; // ...but the first repeats seq 2's id
+      let caught: unknown;
+      try {
+        await store.append(mixed, 2);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(InvalidAppend);
+      expect((await store.head()).seq).to.equal(2);
+    });
+
+    it('refuses an append that does not link to the head it names, and stores nothing', async () => {
+      const events = chain(2);
+      await store.append(events, 0);
+      const unlinked = chain(1, { seq: 2, hash: 'f'.repeat(64) }, 1);
+      let caught: unknown;
+      try {
+        await store.append(unlinked, 2);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(InvalidAppend);
+      expect((await store.head()).seq).to.equal(2);
+    });
+
+    it('reads one stream up to a limit', async () => {
+      await store.append(chain(4, undefined, 0, 'project-prj_a'), 0);
+      expect(
+        (await store.readStream('project-prj_a', { after: 1, limit: 2 })).map((e) => e.seq),
+      ).to.deep.equal([2, 3]);
+    });
+
+    it('subscribes from beyond the head: delivers from that seq on once it is appended', async () => {
+      const first = chain(2);
+      await store.append(first, 0);
+      const seen: number[] = [];
+      const sub = store.subscribe(4, (e: SealedEvent) => {
+        seen.push(e.seq);
+      });
+      await sub.ready;
+      await store.append(chain(3, headOf(first), 1), 2);
+      await eventually(() => seen.length === 2);
+      expect(seen).to.deep.equal([4, 5]);
+      await sub.close();
+    });
+
+    it('subscribes on an empty store: ready at once, then delivers the first appends', async () => {
+      const seen: number[] = [];
+      const sub = store.subscribe(1, (e: SealedEvent) => {
+        seen.push(e.seq);
+      });
+      await sub.ready;
+      expect(seen).to.deep.equal([]);
+      await store.append(chain(2), 0);
+      await eventually(() => seen.length === 2);
+      expect(seen).to.deep.equal([1, 2]);
+      await sub.close();
+    });
+
+    it('rejects ready with the handler error when a handler throws during catch-up', async () => {
+      await store.append(chain(2), 0);
+      const sub = store.subscribe(1, (e: SealedEvent) => {
+        if (e.seq === 2) throw new Error('projection failed at seq 2');
+      });
+      let caught: unknown;
+      try {
+        await sub.ready;
+      } catch (error) {
+        caught = error;
+      }
+      expect((caught as Error | undefined)?.message).to.equal('projection failed at seq 2');
+      await sub.close();
+    });
+
+    if (fixture.secondHandle) {
+      const secondHandle = fixture.secondHandle.bind(fixture);
+
+      it("shows one handle's appends to another: head, read, readStream and a live subscription", async () => {
+        const other = await secondHandle();
+        opened.push(other);
+        const seen: number[] = [];
+        const sub = other.subscribe(1, (e: SealedEvent) => {
+          seen.push(e.seq);
+        });
+        await sub.ready;
+        const events = chain(3, undefined, 0, 'project-prj_shared');
+        await store.append(events, 0);
+        expect(await other.head()).to.deep.equal(headOf(events));
+        expect(await other.read(1, 10)).to.deep.equal(events);
+        expect(await other.readStream('project-prj_shared')).to.deep.equal(events);
+        await eventually(() => seen.length === 3);
+        expect(seen).to.deep.equal([1, 2, 3]);
+        await sub.close();
+      });
+
+      it("refuses a handle that has not seen the other handle's appends with AppendConflict naming the head", async () => {
+        await store.append(chain(2), 0);
+        const other = await secondHandle();
+        opened.push(other);
+        let caught: unknown;
+        try {
+          await other.append(chain(1, undefined, 9), 0);
+        } catch (error) {
+          caught = error;
+        }
+        expect(caught).to.be.instanceOf(AppendConflict);
+        const conflict = caught as AppendConflict;
+        expect([conflict.expectedHead, conflict.actualHead]).to.deep.equal([0, 2]);
+      });
+
+      it('gives a second writer repeating the same ids at the same head the stored originals, not its copy', async () => {
+        const originals = chain(2);
+        await store.append(originals, 0);
+        const other = await secondHandle();
+        opened.push(other);
+        const resealed = chain(2, undefined, 0, 'project-prj_other'); // same ids and positions, other content
+        const again = await other.append(resealed, 0);
+        expect(again.duplicate).to.equal(true);
+        expect(again.events).to.deep.equal(originals);
+        expect(await store.read(1, 10)).to.deep.equal(originals);
+      });
+    }
   });
 }

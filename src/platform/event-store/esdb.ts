@@ -1,0 +1,625 @@
+/**
+ * EsdbEventStore: the ledger on EventStoreDB (ARCHITECTURE §3.3), the only importer of
+ * `@eventstore/db-client`. The whole ledger is one ESDB stream (default `plumbline-ledger`) — one
+ * stream is what makes one global hash chain possible — so ledger seq N is stream revision N−1,
+ * and every append names the exact expected revision (NO_STREAM for an empty ledger, never ANY).
+ * ESDB event id = envelope id, type = envelope type, data = envelope data (JSON), metadata = the
+ * other envelope fields; nothing is stored that the envelope does not carry.
+ *
+ * ESDB alone does not give the port's "unique id" rule: it recognizes a repeated id only at the
+ * positions an append names, and stores the same ids again at the current end. So the adapter
+ * keeps an index of the ledger (id → seq, envelope stream → seqs, head), filled by reading the
+ * stream, and checks ids against it before writing. Cost: the first append or readStream of a
+ * handle reads the whole stream once, and the index holds about 150 bytes per event. It stays
+ * correct because ledger events are immutable: the ledger stream must never be truncated,
+ * deleted or given $maxAge/$maxCount. And because ESDB acknowledges a repeat of ids already at the
+ * named positions exactly like a fresh write, each append reads its revisions back (one extra
+ * read per append) so a second writer of the same ids gets the stored originals, not its copy.
+ */
+import {
+  END,
+  ErrorType,
+  EventStoreDBClient,
+  FORWARDS,
+  BACKWARDS,
+  isCommandError,
+  jsonEvent,
+  NO_STREAM,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
+import type {
+  CurrentRevision,
+  JSONType,
+  ReadRevision,
+  ResolvedEvent,
+  StreamSubscription,
+} from '@eventstore/db-client';
+import {
+  EMPTY_HEAD,
+  contentJson,
+  type EventMeta,
+  type LedgerHead,
+  type SealedEvent,
+} from '../ledger/envelope.js';
+import { AppendConflict, InvalidAppend, StoreUnavailable } from '../ledger/errors.js';
+import type { StoredRecord } from '../ledger/verify.js';
+import type { AppendResult, EventHandler, EventStore, ReadStreamOptions, Subscription } from './port.js';
+
+export const DEFAULT_LEDGER_STREAM = 'plumbline-ledger';
+
+export interface EsdbEventStoreOptions {
+  /**
+   * The ESDB stream that holds the whole ledger (default `plumbline-ledger`). Tests against a
+   * shared server pass a fresh name per run so runs never see each other's events.
+   */
+  stream?: string;
+  /**
+   * First wait before a dropped live subscription re-subscribes, in ms; it doubles after each
+   * failed attempt up to 5 s and resets once an event arrives (default 100).
+   */
+  resubscribeDelayMs?: number;
+  /**
+   * Told when a live subscription drops (server gone, handler threw) just before it
+   * re-subscribes from the next undelivered seq; for logs and metrics.
+   */
+  onSubscriptionError?: (error: unknown) => void;
+}
+
+/** The ledger stream holds an event this adapter did not write (not a Plumbline envelope). */
+export class UnreadableLedgerEvent extends Error {
+  readonly type = 'unreadable_ledger_event' as const;
+  constructor(
+    readonly revision: bigint,
+    reason: string,
+  ) {
+    super(`ledger stream revision ${revision}: ${reason}`);
+    this.name = 'UnreadableLedgerEvent';
+  }
+}
+
+/** The envelope fields other than id, type and data, as they sit in ESDB metadata. */
+interface EnvelopeMetadata {
+  seq: number;
+  stream: string;
+  schema: number;
+  meta: EventMeta;
+  recorded_at: string;
+  content_hash: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** An event as read, with the stream revision it sits at (the index trusts that, not metadata). */
+interface Positioned {
+  event: SealedEvent;
+  revision: number;
+}
+
+interface LedgerIndex {
+  head: LedgerHead;
+  ids: Map<string, number>;
+  streams: Map<string, number[]>;
+}
+
+/** ESDB hands ids back in lower-case canonical form; any other spelling would break content_hash. */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const READ_CONCURRENCY = 8;
+
+/** Client failures that mean "cannot reach or write the store" (503), not a bug or a conflict. */
+const UNAVAILABLE = new Set<string>([
+  ErrorType.UNAVAILABLE,
+  ErrorType.DEADLINE_EXCEEDED,
+  ErrorType.CANCELLED,
+  ErrorType.TIMEOUT,
+  ErrorType.NOT_LEADER,
+  ErrorType.ACCESS_DENIED,
+  ErrorType.STREAM_DELETED,
+]);
+/** gRPC CANCELLED, DEADLINE_EXCEEDED, UNAVAILABLE when they reach us unconverted. */
+const UNAVAILABLE_GRPC_CODES = new Set([1, 4, 14]);
+
+function translate(error: unknown): unknown {
+  if (error instanceof Error && isCommandError(error) && UNAVAILABLE.has(error.type)) {
+    return new StoreUnavailable(`ledger store unavailable (esdb ${error.type}: ${error.message})`, {
+      cause: error,
+    });
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'number' && UNAVAILABLE_GRPC_CODES.has(code)) {
+    return new StoreUnavailable(`ledger store unavailable (grpc status ${code})`, { cause: error });
+  }
+  return error;
+}
+
+function toEventData(event: SealedEvent) {
+  const { id, type, data, seq, stream, schema, meta, recorded_at, content_hash, prev_hash, hash } = event;
+  const metadata: EnvelopeMetadata = {
+    seq,
+    stream,
+    schema,
+    meta,
+    recorded_at,
+    content_hash,
+    prev_hash,
+    hash,
+  };
+  return jsonEvent({ id, type, data: data as JSONType, metadata });
+}
+
+function isEnvelopeMetadata(value: unknown): value is EnvelopeMetadata {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  return (
+    Number.isSafeInteger(m.seq) &&
+    typeof m.stream === 'string' &&
+    Number.isSafeInteger(m.schema) &&
+    typeof m.meta === 'object' &&
+    m.meta !== null &&
+    typeof m.recorded_at === 'string' &&
+    typeof m.content_hash === 'string' &&
+    typeof m.prev_hash === 'string' &&
+    typeof m.hash === 'string'
+  );
+}
+
+function toPositioned(resolved: ResolvedEvent): Positioned {
+  const recorded = resolved.event;
+  if (!recorded) throw new UnreadableLedgerEvent(-1n, 'a link with no event');
+  if (!recorded.isJson) throw new UnreadableLedgerEvent(recorded.revision, 'data is not JSON');
+  const m: unknown = recorded.metadata;
+  if (!isEnvelopeMetadata(m))
+    throw new UnreadableLedgerEvent(recorded.revision, 'metadata is not an envelope');
+  const event: SealedEvent = {
+    seq: m.seq,
+    id: recorded.id,
+    stream: m.stream,
+    type: recorded.type,
+    schema: m.schema,
+    data: recorded.data,
+    meta: m.meta,
+    recorded_at: m.recorded_at,
+    content_hash: m.content_hash,
+    prev_hash: m.prev_hash,
+    hash: m.hash,
+  };
+  return { event, revision: Number(recorded.revision) };
+}
+
+/** WrongExpectedVersion reports the stream's last revision; the ledger head is one more. */
+function headSeqOf(actual: CurrentRevision): number {
+  return actual === NO_STREAM ? 0 : Number(actual) + 1;
+}
+
+function lastHead(events: readonly SealedEvent[]): LedgerHead {
+  const last = events[events.length - 1]!;
+  return { seq: last.seq, hash: last.hash };
+}
+
+function assertLinks(events: readonly SealedEvent[], head: LedgerHead): void {
+  let prev = head;
+  for (const event of events) {
+    if (event.seq !== prev.seq + 1 || event.prev_hash !== prev.hash) {
+      throw new InvalidAppend(`event ${event.id} does not link to seq ${prev.seq}`);
+    }
+    prev = { seq: event.seq, hash: event.hash };
+  }
+}
+
+/** Consecutive seqs as [first, count] runs, so a stream's batches are read one request each. */
+function runsOf(seqs: readonly number[]): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (const seq of [...new Set(seqs)].sort((a, b) => a - b)) {
+    const run = runs[runs.length - 1];
+    if (run && run[0] + run[1] === seq) run[1] += 1;
+    else runs.push([seq, 1]);
+  }
+  return runs;
+}
+
+export class EsdbEventStore implements EventStore {
+  readonly kind = 'esdb';
+  /** The ESDB stream this store keeps the ledger in. */
+  readonly stream: string;
+  readonly #client: EventStoreDBClient;
+  readonly #resubscribeMs: number;
+  readonly #onSubscriptionError: ((error: unknown) => void) | undefined;
+  readonly #subscriptions = new Set<LiveSubscription>();
+  #index: LedgerIndex = { head: EMPTY_HEAD, ids: new Map(), streams: new Map() };
+  #indexQueue: Promise<void> = Promise.resolve();
+
+  private constructor(client: EventStoreDBClient, opts: EsdbEventStoreOptions) {
+    this.#client = client;
+    this.stream = opts.stream ?? DEFAULT_LEDGER_STREAM;
+    this.#resubscribeMs = opts.resubscribeDelayMs ?? 100;
+    this.#onSubscriptionError = opts.onSubscriptionError;
+  }
+
+  /**
+   * A store on the server an `esdb://` (or `esdb+discover://`) connection string names, e.g.
+   * `esdb://localhost:2113?tls=false`. No I/O happens here: the client connects on first use,
+   * so an unreachable server shows up as StoreUnavailable from the first call.
+   */
+  static connect(url: string, opts: EsdbEventStoreOptions = {}): EsdbEventStore {
+    return new EsdbEventStore(EventStoreDBClient.connectionString(url), opts);
+  }
+
+  async append(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
+    try {
+      return await this.#append(events, expectedHead);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async #append(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
+    if (events.length === 0) throw new InvalidAppend('append of no events');
+    const odd = events.find((e) => !CANONICAL_UUID.test(e.id));
+    if (odd) throw new InvalidAppend(`event id ${odd.id} is not a lower-case UUID, as ESDB would return it`);
+    if (new Set(events.map((e) => e.id)).size !== events.length) {
+      throw new InvalidAppend('an append carries the same event id twice');
+    }
+    if (this.#index.head.seq < expectedHead) await this.#syncIndex();
+    const duplicate = await this.#duplicateOf(events);
+    if (duplicate) return duplicate;
+    const indexed = this.#index.head;
+    if (indexed.seq !== expectedHead) throw new AppendConflict(expectedHead, indexed.seq);
+    assertLinks(events, indexed);
+    return this.#write(events, expectedHead);
+  }
+
+  async #write(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
+    const expectedRevision = expectedHead === 0 ? NO_STREAM : BigInt(expectedHead - 1);
+    try {
+      await this.#client.appendToStream(this.stream, events.map(toEventData), { expectedRevision });
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      // Another writer moved the stream; if it stored these very ids, this is a repeat, not a race.
+      await this.#syncIndex();
+      const duplicate = await this.#duplicateOf(events);
+      if (duplicate) return duplicate;
+      throw new AppendConflict(expectedHead, headSeqOf(error.actualVersion));
+    }
+    // ESDB acknowledges a repeat of ids already at these positions (another handle's write, or an
+    // earlier attempt whose answer was lost) exactly like a fresh write; only the stored hashes
+    // tell which one happened, so read the revisions back.
+    const stored = await this.#readRange(expectedHead + 1, events.length);
+    for (const p of stored) this.#indexAdd(p);
+    const back = stored.map((p) => p.event);
+    if (back.length === events.length && back.every((e, i) => e.hash === events[i]!.hash)) {
+      return { events, head: lastHead(events), duplicate: false };
+    }
+    if (back.length === events.length && back.every((e, i) => e.id === events[i]!.id)) {
+      return { events: back, head: await this.head(), duplicate: true };
+    }
+    throw new StoreUnavailable(
+      `the ledger stream does not hold the events just appended after seq ${expectedHead}`,
+    );
+  }
+
+  /** All ids already stored → the originals; some → a malformed append; none → undefined. */
+  async #duplicateOf(events: readonly SealedEvent[]): Promise<AppendResult | undefined> {
+    const known = events.map((e) => this.#index.ids.get(e.id)).filter((seq) => seq !== undefined);
+    if (known.length === 0) return undefined;
+    if (known.length < events.length) {
+      throw new InvalidAppend('some but not all event ids of this append are already stored');
+    }
+    return { events: await this.#readSeqs(known), head: await this.head(), duplicate: true };
+  }
+
+  async head(): Promise<LedgerHead> {
+    try {
+      const [last] = await this.#scan(END, 1, BACKWARDS);
+      return last ? { seq: last.event.seq, hash: last.event.hash } : EMPTY_HEAD;
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async read(from: number, limit: number): Promise<SealedEvent[]> {
+    try {
+      return (await this.#readRange(Math.max(1, from), limit)).map((p) => p.event);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  /** ESDB keeps no canonical bytes, so the content is rebuilt; verification recomputes its hash. */
+  async readRecords(from: number, limit: number): Promise<StoredRecord[]> {
+    const events = await this.read(from, limit);
+    return events.map((e) => ({
+      seq: e.seq,
+      content: contentJson(e),
+      content_hash: e.content_hash,
+      prev_hash: e.prev_hash,
+      hash: e.hash,
+    }));
+  }
+
+  /**
+   * One aggregate's events. ESDB has no secondary index on the envelope `stream` field, so this
+   * brings the in-memory index up to the store's end (one read, usually empty) and then reads
+   * the matching revisions, a request per run of consecutive seqs.
+   */
+  async readStream(stream: string, opts: ReadStreamOptions = {}): Promise<SealedEvent[]> {
+    try {
+      await this.#syncIndex();
+      const after = opts.after ?? 0;
+      const seqs = (this.#index.streams.get(stream) ?? []).filter((seq) => seq > after);
+      return await this.#readSeqs(seqs.slice(0, opts.limit ?? seqs.length));
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  subscribe(from: number, onEvent: EventHandler): Subscription {
+    const subscription = new LiveSubscription(
+      {
+        open: (fromSeq) =>
+          this.#client.subscribeToStream(this.stream, {
+            // A subscription starts *after* the revision it names; seq `fromSeq` is revision fromSeq-1.
+            fromRevision: fromSeq <= 1 ? START : BigInt(fromSeq - 2),
+          }),
+        head: () => this.head(),
+        retryDelayMs: this.#resubscribeMs,
+        onError: this.#onSubscriptionError,
+        forget: () => this.#subscriptions.delete(subscription),
+      },
+      from,
+      onEvent,
+    );
+    this.#subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#subscriptions].map((s) => s.close()));
+    await this.#client.dispose();
+  }
+
+  /** Reads everything after the index head into the index; serialized, so runs never interleave. */
+  #syncIndex(): Promise<void> {
+    // Visited one by one rather than collected: the first sync of a handle reads the whole ledger.
+    const run = this.#indexQueue.then(async () => {
+      await this.#scan(BigInt(this.#index.head.seq), Number.MAX_SAFE_INTEGER, FORWARDS, (p) =>
+        this.#indexAdd(p),
+      );
+    });
+    this.#indexQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Adds the event right after the index head; anything else is already in or comes later. */
+  #indexAdd({ event, revision }: Positioned): void {
+    const index = this.#index;
+    const seq = revision + 1;
+    if (seq !== index.head.seq + 1) return;
+    index.ids.set(event.id, seq);
+    const seqs = index.streams.get(event.stream);
+    if (seqs) seqs.push(seq);
+    else index.streams.set(event.stream, [seq]);
+    index.head = { seq, hash: event.hash };
+  }
+
+  async #readRange(fromSeq: number, count: number): Promise<Positioned[]> {
+    if (count <= 0) return [];
+    return this.#scan(BigInt(fromSeq - 1), count, FORWARDS);
+  }
+
+  /** The events at `seqs`, in that order. */
+  async #readSeqs(seqs: readonly number[]): Promise<SealedEvent[]> {
+    const runs = runsOf(seqs);
+    const bySeq = new Map<number, SealedEvent>();
+    for (let i = 0; i < runs.length; i += READ_CONCURRENCY) {
+      const pages = await Promise.all(
+        runs.slice(i, i + READ_CONCURRENCY).map(([first, count]) => this.#readRange(first, count)),
+      );
+      for (const page of pages) for (const p of page) bySeq.set(p.revision + 1, p.event);
+    }
+    return seqs.map((seq) => bySeq.get(seq)).filter((e) => e !== undefined);
+  }
+
+  /**
+   * A counted read of the ledger stream, handing each event to `visit` (default: collect and
+   * return them); a stream that does not exist yet reads as empty.
+   */
+  async #scan(
+    fromRevision: ReadRevision,
+    maxCount: number,
+    direction: typeof FORWARDS | typeof BACKWARDS,
+    visit?: (p: Positioned) => void,
+  ): Promise<Positioned[]> {
+    const out: Positioned[] = [];
+    const read = this.#client.readStream(this.stream, { fromRevision, maxCount, direction });
+    try {
+      for await (const resolved of read) {
+        const p = toPositioned(resolved);
+        if (visit) visit(p);
+        else out.push(p);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return out;
+  }
+}
+
+interface SubscriptionContext {
+  /** A client subscription that delivers seq ≥ fromSeq, catch-up then live. */
+  open(fromSeq: number): StreamSubscription;
+  head(): Promise<LedgerHead>;
+  retryDelayMs: number;
+  onError: ((error: unknown) => void) | undefined;
+  forget(): void;
+}
+
+/** One client subscription and the events it has handed us that the handler has not seen yet. */
+interface Attempt {
+  sub: StreamSubscription;
+  queue: ResolvedEvent[];
+  received: number;
+  handled: number;
+  /** How many events came before the server's caught-up signal. */
+  caughtUpAt: number | undefined;
+  draining: boolean;
+  done: Promise<void>;
+  dead: boolean;
+}
+
+const QUEUE_HIGH = 256;
+const QUEUE_LOW = 32;
+const MAX_RESUBSCRIBE_MS = 5000;
+
+/**
+ * Catch-up then live, in seq order, one handler call at a time. `ready` resolves at the first of:
+ * the server's `caughtUp` (ESDB 23.10+; 24.2+ also for a stream that does not exist yet) once the
+ * events before it are handled, or every event up to the head read at subscribe time handled —
+ * which is what keeps older servers from leaving `ready` pending forever. A failure before `ready`
+ * rejects it and ends the subscription; after `ready`, the subscription re-subscribes from the
+ * next unhandled seq with backoff, so a server restart costs neither gaps nor repeats.
+ */
+class LiveSubscription implements Subscription {
+  readonly ready: Promise<void>;
+  readonly #ctx: SubscriptionContext;
+  readonly #onEvent: EventHandler;
+  #settle!: { resolve: () => void; reject: (error: unknown) => void };
+  #isReady = false;
+  #closed = false;
+  #next: number;
+  #headAtStart: number | undefined;
+  #attempt: Attempt;
+  #retry: NodeJS.Timeout | undefined;
+  #delay: number;
+
+  constructor(ctx: SubscriptionContext, from: number, onEvent: EventHandler) {
+    this.#ctx = ctx;
+    this.#onEvent = onEvent;
+    this.#next = Math.max(1, from);
+    this.#delay = ctx.retryDelayMs;
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.#settle = { resolve, reject };
+    });
+    // Callers that never await `ready` must not turn a failed catch-up into an unhandled rejection.
+    this.ready.catch(() => undefined);
+    this.#attempt = this.#start();
+    ctx.head().then(
+      (head) => {
+        this.#headAtStart = head.seq;
+        this.#checkReady();
+      },
+      (error: unknown) => {
+        if (!this.#isReady) this.#fail(this.#attempt, error);
+      },
+    );
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    this.#ctx.forget();
+    const attempt = this.#attempt;
+    if (!attempt.dead) {
+      attempt.dead = true;
+      await attempt.sub.unsubscribe().catch(() => undefined);
+    }
+    await attempt.done;
+    // As with the SQLite store: closing before catch-up finished settles `ready` rather than leave it pending.
+    this.#settle.resolve();
+  }
+
+  #start(): Attempt {
+    const sub = this.#ctx.open(this.#next);
+    const attempt: Attempt = {
+      sub,
+      queue: [],
+      received: 0,
+      handled: 0,
+      caughtUpAt: undefined,
+      draining: false,
+      done: Promise.resolve(),
+      dead: false,
+    };
+    sub.on('data', (resolved: ResolvedEvent) => {
+      if (attempt.dead) return;
+      attempt.queue.push(resolved);
+      attempt.received += 1;
+      if (attempt.queue.length >= QUEUE_HIGH) sub.pause();
+      this.#drain(attempt);
+    });
+    sub.on('caughtUp', () => {
+      // Events the client has parsed but not yet emitted sit in its buffer; they came first.
+      attempt.caughtUpAt ??= attempt.received + sub.readableLength;
+      this.#checkReady();
+    });
+    sub.on('error', (error: Error) => this.#fail(attempt, error));
+    sub.on('end', () =>
+      this.#fail(attempt, new StoreUnavailable('the server ended the ledger subscription')),
+    );
+    return attempt;
+  }
+
+  #drain(attempt: Attempt): void {
+    if (attempt.draining || attempt.dead) return;
+    attempt.draining = true;
+    attempt.done = this.#drainLoop(attempt);
+  }
+
+  async #drainLoop(attempt: Attempt): Promise<void> {
+    try {
+      for (;;) {
+        const resolved = attempt.dead ? undefined : attempt.queue.shift();
+        if (resolved === undefined) break;
+        if (attempt.queue.length <= QUEUE_LOW && attempt.sub.isPaused()) attempt.sub.resume();
+        const { event } = toPositioned(resolved);
+        // After a re-subscribe the server may start a little early; never hand an event twice.
+        if (event.seq >= this.#next) {
+          await this.#onEvent(event);
+          this.#next = event.seq + 1;
+        }
+        attempt.handled += 1;
+        this.#delay = this.#ctx.retryDelayMs;
+        this.#checkReady();
+      }
+    } catch (error) {
+      this.#fail(attempt, error);
+    } finally {
+      attempt.draining = false;
+    }
+  }
+
+  #checkReady(): void {
+    if (this.#isReady || this.#closed) return;
+    const { caughtUpAt, handled } = this.#attempt;
+    const caughtUp = caughtUpAt !== undefined && handled >= caughtUpAt;
+    const pastHead = this.#headAtStart !== undefined && this.#next - 1 >= this.#headAtStart;
+    if (caughtUp || pastHead) {
+      this.#isReady = true;
+      this.#settle.resolve();
+    }
+  }
+
+  #fail(attempt: Attempt, error: unknown): void {
+    if (this.#closed || attempt.dead) return;
+    attempt.dead = true;
+    attempt.sub.unsubscribe().catch(() => undefined);
+    const reported = translate(error);
+    if (!this.#isReady) {
+      this.#closed = true;
+      this.#ctx.forget();
+      this.#settle.reject(reported);
+      return;
+    }
+    this.#ctx.onError?.(reported);
+    const delay = this.#delay;
+    this.#delay = Math.min(delay * 2, MAX_RESUBSCRIBE_MS);
+    this.#retry = setTimeout(() => {
+      // Let the old attempt finish its current handler call first, so calls never overlap.
+      void attempt.done.then(() => {
+        if (!this.#closed) this.#attempt = this.#start();
+      });
+    }, delay);
+    this.#retry.unref();
+  }
+}

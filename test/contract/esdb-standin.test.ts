@@ -1,0 +1,291 @@
+/**
+ * EsdbEventStore against the in-process gRPC stand-in: the shared EventStore contract, the ESDB
+ * rules the stand-in copies (also run against a real server by esdb-real.test.ts), and what only
+ * this adapter has to get right — its wire mapping, ESDB's answers, and a server going away.
+ */
+import { expect } from 'chai';
+import { EsdbEventStore, type EsdbEventStoreOptions } from '../../src/platform/event-store/esdb.js';
+import type { EventStore } from '../../src/platform/event-store/port.js';
+import {
+  AppendConflict,
+  EMPTY_HEAD,
+  InvalidAppend,
+  StoreUnavailable,
+  type SealedEvent,
+} from '../../src/platform/ledger/index.js';
+import { runEsdbAssumptions } from '../support/esdb-standin/assumptions.js';
+import { startEsdbStandin, type EsdbStandin, type StandinCall } from '../support/esdb-standin/index.js';
+import { chain, eventually, headOf, TEST_META, testId } from '../support/events.js';
+import { runEventStoreContract } from './event-store.contract.js';
+
+/** Settles `promise` and returns what it rejected with (undefined when it fulfilled). */
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+function appendsTo(standin: EsdbStandin, stream: string): StandinCall[] {
+  return standin.journal.filter((c) => c.method === 'Append' && c.stream === stream);
+}
+
+describe('EsdbEventStore (gRPC stand-in)', () => {
+  let standin: EsdbStandin;
+  const opened: EventStore[] = [];
+  let streams = 0;
+  let lastStream = '';
+
+  before(async () => {
+    standin = await startEsdbStandin();
+  });
+  after(async () => {
+    for (const s of opened.splice(0)) await s.close();
+    await standin.stop();
+  });
+
+  function open(stream: string, opts: EsdbEventStoreOptions = {}): EsdbEventStore {
+    const store = EsdbEventStore.connect(standin.url, { stream, resubscribeDelayMs: 20, ...opts });
+    opened.push(store);
+    return store;
+  }
+  function freshStream(): string {
+    streams += 1;
+    lastStream = `ledger-${streams}`;
+    return lastStream;
+  }
+
+  runEventStoreContract('EsdbEventStore on the gRPC stand-in', {
+    makeStore: () => Promise.resolve(EsdbEventStore.connect(standin.url, { stream: freshStream() })),
+    secondHandle: () => Promise.resolve(EsdbEventStore.connect(standin.url, { stream: lastStream })),
+  });
+
+  runEsdbAssumptions('the gRPC stand-in', () => standin.url);
+
+  describe('wire mapping', () => {
+    it('stores each envelope as one JSON event: id, type, data, the other fields as metadata, at revision seq − 1', async () => {
+      const stream = freshStream();
+      const events = chain(2);
+      await open(stream).append(events, 0);
+      const records = standin.records(stream);
+      expect(records.map((r) => [r.revision, r.id, r.type, r.contentType])).to.deep.equal([
+        [0, testId(1), 'TestHappened', 'application/json'],
+        [1, testId(2), 'TestHappened', 'application/json'],
+      ]);
+      const first = events[0]!;
+      expect(JSON.parse(Buffer.from(records[0]!.data).toString('utf8'))).to.deep.equal({
+        n: 1,
+        note: 'event 1',
+      });
+      expect(JSON.parse(Buffer.from(records[0]!.customMetadata).toString('utf8'))).to.deep.equal({
+        seq: 1,
+        stream: 'test-stream',
+        schema: 1,
+        meta: TEST_META,
+        recorded_at: '2026-01-01T00:00:01.000Z',
+        content_hash: first.content_hash,
+        prev_hash: '0'.repeat(64),
+        hash: first.hash,
+      });
+    });
+
+    it('appends with the exact expected revision: NO_STREAM on an empty ledger, then head − 1, never ANY', async () => {
+      const stream = freshStream();
+      const store = open(stream);
+      const first = chain(2);
+      await store.append(first, 0);
+      await store.append(chain(1, headOf(first), 1), 2);
+      expect(appendsTo(standin, stream).map((c) => c.method === 'Append' && c.expected)).to.deep.equal([
+        'no_stream',
+        'revision 1',
+      ]);
+    });
+
+    it('refuses ids that ESDB would hand back spelled differently, before sending anything', async () => {
+      const stream = freshStream();
+      const [event] = chain(1, undefined, 1); // family 1 ids carry hex letters
+      const shouted = { ...event!, id: event!.id.toUpperCase() };
+      const error = await rejectionOf(open(stream).append([shouted], 0));
+      expect(error).to.be.instanceOf(InvalidAppend);
+      expect(appendsTo(standin, stream)).to.deep.equal([]);
+    });
+
+    it('asks for a subscription after revision from − 2, or from the start for seq 1', async () => {
+      const stream = freshStream();
+      const store = open(stream);
+      await store.append(chain(3), 0);
+      const fromOne: number[] = [];
+      const fromThree: number[] = [];
+      const one = store.subscribe(1, (e) => void fromOne.push(e.seq));
+      await one.ready;
+      const three = store.subscribe(3, (e) => void fromThree.push(e.seq));
+      await three.ready;
+      const subscriptions = standin.journal.filter(
+        (c) => c.method === 'Read' && c.stream === stream && c.mode === 'subscription',
+      );
+      expect(subscriptions.map((c) => c.method === 'Read' && c.from)).to.deep.equal(['start', 'revision 1']);
+      expect([fromOne, fromThree]).to.deep.equal([[1, 2, 3], [3]]);
+      await Promise.all([one.close(), three.close()]);
+    });
+  });
+
+  describe("ESDB's answers", () => {
+    it('maps WrongExpectedVersion to AppendConflict naming the head the server reported', async () => {
+      const stream = freshStream();
+      await open(stream).append(chain(2), 0);
+      const behind = open(stream); // has read nothing, so only the server can tell it is behind
+      const error = await rejectionOf(behind.append(chain(1, undefined, 9), 0));
+      expect(error).to.be.instanceOf(AppendConflict);
+      expect([(error as AppendConflict).expectedHead, (error as AppendConflict).actualHead]).to.deep.equal([
+        0, 2,
+      ]);
+      expect(appendsTo(standin, stream).map((c) => c.method === 'Append' && c.outcome)).to.deep.equal([
+        'written',
+        'wrong_expected_version',
+      ]);
+    });
+
+    it('reads a ledger stream the server has never seen as empty, at the genesis head', async () => {
+      const stream = freshStream();
+      const store = open(stream);
+      expect(await store.head()).to.deep.equal(EMPTY_HEAD);
+      expect(await store.read(1, 10)).to.deep.equal([]);
+      expect(await store.readRecords(1, 10)).to.deep.equal([]);
+      expect(await store.readStream('test-stream')).to.deep.equal([]);
+      const reads = standin.journal.filter((c) => c.method === 'Read' && c.stream === stream);
+      expect(reads.map((c) => c.method === 'Read' && c.outcome)).to.deep.equal([
+        'stream_not_found',
+        'stream_not_found',
+        'stream_not_found',
+        'stream_not_found',
+      ]);
+    });
+
+    it('returns the stored originals when ESDB acknowledges ids another handle already wrote at those positions', async () => {
+      const stream = freshStream();
+      const originals = chain(2);
+      await open(stream).append(originals, 0);
+      const resealed = chain(2, undefined, 0, 'project-prj_other'); // same ids, different content
+      const result = await open(stream).append(resealed, 0);
+      expect(result.duplicate).to.equal(true);
+      expect(result.events).to.deep.equal(originals);
+      expect(appendsTo(standin, stream).map((c) => c.method === 'Append' && c.outcome)).to.deep.equal([
+        'written',
+        'idempotent',
+      ]);
+      expect(standin.records(stream)).to.have.length(2);
+    });
+  });
+
+  describe('subscription readiness', () => {
+    it("resolves ready on the server's caughtUp even while the head read is held", async () => {
+      const stream = freshStream();
+      const store = open(stream);
+      await store.append(chain(2), 0);
+      let release!: () => void;
+      standin.behaviour.holdBackwardReads = new Promise<void>((resolve) => (release = resolve));
+      try {
+        const seen: number[] = [];
+        const sub = store.subscribe(1, (e) => void seen.push(e.seq));
+        await sub.ready;
+        expect(seen).to.deep.equal([1, 2]);
+        await sub.close();
+      } finally {
+        standin.behaviour.holdBackwardReads = undefined;
+        release();
+      }
+    });
+  });
+
+  describe('on a server that never sends caughtUp (before 23.10)', () => {
+    let old: EsdbStandin;
+    before(async () => {
+      old = await startEsdbStandin({ behaviour: { sendCaughtUp: false } });
+    });
+    after(() => old.stop());
+
+    it('resolves ready once every event up to the head read at subscribe time is handled', async () => {
+      const store = EsdbEventStore.connect(old.url, { stream: 'ledger-old' });
+      opened.push(store);
+      await store.append(chain(3), 0);
+      const seen: number[] = [];
+      const sub = store.subscribe(2, (e) => void seen.push(e.seq));
+      await sub.ready;
+      expect(seen).to.deep.equal([2, 3]);
+      await sub.close();
+    });
+
+    it('resolves ready at once on an empty ledger and then delivers the first append', async () => {
+      const store = EsdbEventStore.connect(old.url, { stream: 'ledger-old-empty' });
+      opened.push(store);
+      const seen: number[] = [];
+      const sub = store.subscribe(1, (e) => void seen.push(e.seq));
+      await sub.ready;
+      await store.append(chain(1), 0);
+      await eventually(() => seen.length === 1);
+      expect(seen).to.deep.equal([1]);
+      await sub.close();
+    });
+  });
+
+  describe('when the server goes away', () => {
+    let flaky: EsdbStandin;
+    beforeEach(async () => {
+      flaky = await startEsdbStandin();
+    });
+    afterEach(() => flaky.stop());
+
+    it('answers StoreUnavailable from every call while nothing listens', async () => {
+      await flaky.stop();
+      const store = EsdbEventStore.connect(flaky.url, { stream: 'ledger-gone' });
+      opened.push(store);
+      const errors = await Promise.all([
+        rejectionOf(store.head()),
+        rejectionOf(store.read(1, 10)),
+        rejectionOf(store.readStream('test-stream')),
+        rejectionOf(store.append(chain(1), 0)),
+        rejectionOf(store.subscribe(1, () => undefined).ready),
+      ]);
+      expect(errors.map((e) => e instanceof StoreUnavailable)).to.deep.equal([true, true, true, true, true]);
+    });
+
+    it('recovers on the same handle after a restart, with the data the server kept', async () => {
+      const store = EsdbEventStore.connect(flaky.url, { stream: 'ledger-restart' });
+      opened.push(store);
+      const first = chain(2);
+      await store.append(first, 0);
+      await flaky.stop();
+      expect(await rejectionOf(store.head())).to.be.instanceOf(StoreUnavailable);
+      await flaky.restart();
+      expect(await store.head()).to.deep.equal(headOf(first));
+      const more = chain(1, headOf(first), 1);
+      expect((await store.append(more, 2)).head).to.deep.equal(headOf(more));
+    });
+
+    it('keeps a live subscription going across a restart: resumes at the next seq, no gaps, no repeats', async () => {
+      const reported: unknown[] = [];
+      const store = EsdbEventStore.connect(flaky.url, {
+        stream: 'ledger-resume',
+        resubscribeDelayMs: 20,
+        onSubscriptionError: (error) => reported.push(error),
+      });
+      opened.push(store);
+      const first = chain(2);
+      await store.append(first, 0);
+      const seen: SealedEvent[] = [];
+      const sub = store.subscribe(1, (e) => void seen.push(e));
+      await sub.ready;
+      await flaky.stop();
+      await eventually(() => reported.length > 0);
+      await flaky.restart();
+      const more = chain(2, headOf(first), 1);
+      await store.append(more, 2);
+      await eventually(() => seen.length >= 4);
+      expect(seen.map((e) => e.seq)).to.deep.equal([1, 2, 3, 4]);
+      expect(reported[0]).to.be.instanceOf(StoreUnavailable);
+      await sub.close();
+    });
+  });
+});
