@@ -1,0 +1,357 @@
+/**
+ * Fixed fixtures for the rail tests: one pinned `now`, one org, one GC, and builders that fill
+ * every fact field with a plausible default so a case states only what it is about.
+ */
+import type {
+  CertifiedPayroll,
+  ChangeOrder,
+  CostIndex,
+  Draw,
+  DrawLine,
+  EmissionsReport,
+  EnvironmentalInspection,
+  EquipmentLog,
+  HoursWorked,
+  Incident,
+  InsuranceCertificate,
+  MaterialDelivery,
+  MilestoneObservation,
+  Observation,
+  ObservationBase,
+  OshaCitation,
+  Project,
+  ThermalScan,
+  WeatherForecast,
+} from '../../../src/projects/facts.js';
+import { expect } from 'chai';
+import type { RailFinding, Severity } from '../../../src/rails/findings.js';
+import {
+  RAIL_NAMES,
+  type PlatformFacts,
+  type Posture,
+  type Rail,
+  type RailFacts,
+  type RailName,
+} from '../../../src/rails/rail.js';
+
+export const NOW = new Date('2026-06-15T12:00:00.000Z');
+export const TODAY = '2026-06-15';
+export const ORG = 'org_alpha';
+export const OTHER_ORG = 'org_beta';
+export const GC = 'ent_gc00000000000001';
+export const OTHER_GC = 'ent_gc00000000000002';
+export const PRJ = 'prj_aaaaaaaaaaaaaaaa';
+
+const RECORDED = { org_id: ORG, recorded_at: '2026-06-01T09:00:00.000Z', recorded_seq: 1 };
+
+/** A 2026 project: start Jan 1, completion Dec 31, $10M loan and contract. */
+export function project(over: Partial<Project> = {}): Project {
+  return {
+    ...RECORDED,
+    id: PRJ,
+    name: 'Harbor Lofts',
+    profile: 'construction',
+    borrower: 'ent_borrower00000001',
+    general_contractor: GC,
+    architect: null,
+    inspector: null,
+    jurisdiction: 'CA',
+    loan_amount: 1_000_000_000,
+    equity: 300_000_000,
+    contract_sum: 1_000_000_000,
+    contingency: 0,
+    retainage_pct: 10,
+    interest_rate_pct: 8,
+    start_date: '2026-01-01',
+    completion_date: '2026-12-31',
+    maturity_date: '2027-06-30',
+    sov: [
+      {
+        line: 1,
+        description: 'Sitework',
+        scheduled_value: 1_000_000_000,
+        trade: 'civil',
+        subcontractor: null,
+      },
+    ],
+    required_coverages: [],
+    milestones: [],
+    registered_at: RECORDED.recorded_at,
+    registered_seq: 1,
+    last_fact_seq: 1,
+    ...over,
+  };
+}
+
+export function drawLine(line: number, scheduled: number, completed: number, stored = 0): DrawLine {
+  return {
+    line,
+    description: `line ${line}`,
+    original_scheduled_value: scheduled,
+    change_order_delta: 0,
+    scheduled_value: scheduled,
+    previous: completed - stored,
+    this_period: 0,
+    stored_materials: stored,
+    completed_and_stored: completed,
+    percent_complete: scheduled === 0 ? 0 : Math.round((completed / scheduled) * 10_000) / 100,
+    balance_to_finish: scheduled - completed,
+    retainage: Math.round(completed / 10),
+  };
+}
+
+/** A draw claiming `pct` % of the $10M contract on line 1, with `stored` cents stored. */
+export function draw(id: string, pct: number, over: Partial<Draw> = {}, stored = 0): Draw {
+  const line = drawLine(1, 1_000_000_000, Math.round(1_000_000_000 * (pct / 100)), stored);
+  const summary = {
+    original_contract_sum: line.scheduled_value,
+    net_change_orders: 0,
+    contract_sum_to_date: line.scheduled_value,
+    total_completed_and_stored: line.completed_and_stored,
+    retainage: line.retainage,
+    total_earned_less_retainage: line.completed_and_stored - line.retainage,
+    previous_certificates: 0,
+    current_payment_due: line.completed_and_stored - line.retainage,
+    balance_to_finish_including_retainage: line.scheduled_value - line.completed_and_stored + line.retainage,
+  };
+  return {
+    ...RECORDED,
+    id,
+    project_id: PRJ,
+    application_no: 1,
+    period_from: '2026-05-01',
+    period_to: '2026-05-31',
+    submitted_on: '2026-06-02',
+    lines: [line],
+    retainage_pct: 10,
+    retainage_withheld: line.retainage,
+    retainage_expected: line.retainage,
+    previous_certificates_total: 0,
+    previous_funded_total: 0,
+    requested_amount: summary.current_payment_due,
+    invoices: [],
+    summary,
+    signatures: [],
+    status: 'SUBMITTED',
+    compiled_seq: null,
+    funded_on: null,
+    funded_amount: null,
+    payment_id: null,
+    payment_rail: null,
+    last_fact_seq: 1,
+    ...over,
+  };
+}
+
+export function changeOrder(
+  id: string,
+  amount: number,
+  executed_on: string | null,
+  over: Partial<ChangeOrder> = {},
+): ChangeOrder {
+  return {
+    ...RECORDED,
+    id,
+    project_id: PRJ,
+    number: id,
+    amount,
+    lines: [{ line: 1, delta: amount }],
+    description: 'added scope',
+    executed_on,
+    lender_approved_on: executed_on,
+    work_started_on: null,
+    ...over,
+  };
+}
+
+export function certificate(id: string, over: Partial<InsuranceCertificate> = {}): InsuranceCertificate {
+  return {
+    ...RECORDED,
+    id,
+    project_id: PRJ,
+    type: 'INSURANCE_CERTIFICATE',
+    insured: GC,
+    coverage_type: 'GL',
+    limit: 200_000_000,
+    effective_on: '2026-01-01',
+    expires_on: '2026-12-31',
+    additional_insured: true,
+    ...over,
+  };
+}
+
+type Fields<O extends Observation> = Partial<Omit<O, 'kind'>>;
+
+function base(id: string): ObservationBase {
+  return { ...RECORDED, id, project_id: PRJ, entity_id: GC, observed_on: TODAY };
+}
+
+export const obs = {
+  payroll: (id: string, f: Fields<CertifiedPayroll> = {}): CertifiedPayroll => ({
+    ...base(id),
+    kind: 'certified_payroll',
+    period_from: '2026-06-01',
+    period_to: '2026-06-07',
+    headcount: 20,
+    prevailing_wage_ok: true,
+    ...f,
+  }),
+  milestone: (id: string, f: Fields<MilestoneObservation> = {}): MilestoneObservation => ({
+    ...base(id),
+    kind: 'milestone',
+    name: 'Topping out',
+    completed_on: TODAY,
+    ...f,
+  }),
+  citation: (id: string, f: Fields<OshaCitation> = {}): OshaCitation => ({
+    ...base(id),
+    kind: 'osha_citation',
+    activity_nr: `A-${id}`,
+    type: 'O',
+    penalty: 100_000,
+    abate_by: '2026-07-15',
+    abated_on: null,
+    ...f,
+  }),
+  incident: (id: string, f: Fields<Incident> = {}): Incident => ({
+    ...base(id),
+    kind: 'incident',
+    recordable: true,
+    lost_time: false,
+    ...f,
+  }),
+  hours: (id: string, hours: number, f: Fields<HoursWorked> = {}): HoursWorked => ({
+    ...base(id),
+    kind: 'hours_worked',
+    hours,
+    ...f,
+  }),
+  emissions: (
+    id: string,
+    tco2e: number,
+    budget_tco2e: number,
+    f: Fields<EmissionsReport> = {},
+  ): EmissionsReport => ({
+    ...base(id),
+    kind: 'emissions_report',
+    tco2e,
+    budget_tco2e,
+    ...f,
+  }),
+  envInspection: (id: string, f: Fields<EnvironmentalInspection> = {}): EnvironmentalInspection => ({
+    ...base(id),
+    kind: 'environmental_inspection',
+    passed: true,
+    violations: 0,
+    ...f,
+  }),
+  delivery: (id: string, f: Fields<MaterialDelivery> = {}): MaterialDelivery => ({
+    ...base(id),
+    kind: 'material_delivery',
+    material: 'Steel joists',
+    needed_by: '2026-06-10',
+    delivered_on: '2026-06-08',
+    quantity: 40,
+    critical: true,
+    line: 1,
+    ...f,
+  }),
+  equipment: (id: string, f: Fields<EquipmentLog> = {}): EquipmentLog => ({
+    ...base(id),
+    kind: 'equipment_log',
+    asset: 'Tower crane TC-1',
+    hours: 100,
+    utilization_pct: 70,
+    last_maintenance_on: '2026-05-01',
+    interval_hours: 250,
+    ...f,
+  }),
+  forecast: (id: string, date: string, f: Fields<WeatherForecast> = {}): WeatherForecast => ({
+    ...base(id),
+    kind: 'weather_forecast',
+    date,
+    precip_mm: 0,
+    wind_kph: 10,
+    heat_index_c: 24,
+    ...f,
+  }),
+  thermal: (id: string, f: Fields<ThermalScan> = {}): ThermalScan => ({
+    ...base(id),
+    kind: 'thermal_scan',
+    temp_c: 15,
+    concrete_pour: true,
+    ...f,
+  }),
+  costIndex: (id: string, index: number, baseline: number, f: Fields<CostIndex> = {}): CostIndex => ({
+    ...base(id),
+    kind: 'cost_index',
+    material: 'Rebar',
+    index,
+    baseline,
+    ...f,
+  }),
+};
+
+/** A healthy platform: chain verified to the head, no lag, no rail fed yet. */
+export function platform(over: Partial<PlatformFacts> = {}): PlatformFacts {
+  const fresh = Object.fromEntries(RAIL_NAMES.map((n) => [n, null])) as Record<RailName, string | null>;
+  return {
+    verified_through: 500,
+    ledger_head: { seq: 500, hash: 'a'.repeat(64) },
+    projection_lag: 0,
+    rail_data_last_observed: fresh,
+    ...over,
+  };
+}
+
+/** Org-wide facts around one default project; the portfolio follows the projects given. */
+export function facts(over: Partial<RailFacts> = {}): RailFacts {
+  const projects = over.projects ?? [project()];
+  return {
+    org_id: ORG,
+    project_id: null,
+    projects,
+    draws: [],
+    change_orders: [],
+    documents: [],
+    observations: [],
+    platform: platform(),
+    portfolio: {
+      projects: projects.map((p) => ({
+        id: p.id,
+        general_contractor: p.general_contractor,
+        loan_amount: p.loan_amount,
+      })),
+      distressed_project_ids: [],
+    },
+    ...over,
+  };
+}
+
+export const codesOf = (findings: readonly RailFinding[]): string[] => findings.map((f) => f.code);
+
+export interface RailCase {
+  given: string;
+  facts: RailFacts;
+  /** Finding codes expected, in the rail's deterministic order. */
+  codes: string[];
+  posture?: Posture;
+  /** Severities expected, aligned with `codes`. */
+  severities?: Severity[];
+}
+
+/** One `it` per case: given … when the rail evaluates, then it finds exactly `codes`. */
+export function railTable(rail: Rail, cases: readonly RailCase[]): void {
+  for (const c of cases) {
+    const found = c.codes.length === 0 ? 'nothing' : c.codes.join(', ');
+    const posture = c.posture === undefined ? '' : ` and is ${c.posture}`;
+    it(`given ${c.given}, when ${rail.name} evaluates, then it finds ${found}${posture}`, () => {
+      const result = rail.evaluate(c.facts, NOW);
+      expect(codesOf(result.findings)).to.deep.equal(c.codes);
+      if (c.posture !== undefined) expect(result.posture).to.equal(c.posture);
+      if (c.severities !== undefined)
+        expect(result.findings.map((f) => f.severity)).to.deep.equal(c.severities);
+      for (const f of result.findings) expect(f.evidence, f.code).to.not.be.empty;
+    });
+  }
+}
