@@ -33,7 +33,7 @@ export interface CommitResult<R> {
 }
 
 export interface LedgerOptions {
-  /** Attempts in all before a conflict becomes ConflictRetriesExhausted (default 5). */
+  /** Attempts in all before a conflict becomes ConflictRetriesExhausted (default 10: under two-node contention on EventStoreDB, 5 starved the slower writer). */
   maxAttempts?: number;
   /** Called after a conflict, with the new head, before the command decides again. */
   onConflict?: (head: LedgerHead) => Promise<void> | void;
@@ -57,7 +57,7 @@ export class Ledger {
   private constructor(store: EventStore, clock: Clock, opts: LedgerOptions) {
     this.store = store;
     this.#clock = clock;
-    this.#maxAttempts = opts.maxAttempts ?? 5;
+    this.#maxAttempts = opts.maxAttempts ?? 10;
     this.#onConflict = opts.onConflict;
     this.#onAppended = opts.onAppended;
     this.#random = opts.random ?? Math.random;
