@@ -3,27 +3,14 @@
  * every fact field with a plausible default so a case states only what it is about.
  */
 import type {
-  CertifiedPayroll,
   ChangeOrder,
-  CostIndex,
   Draw,
   DrawLine,
-  EmissionsReport,
-  EnvironmentalInspection,
-  EquipmentLog,
-  HoursWorked,
-  Incident,
   InsuranceCertificate,
-  MaterialDelivery,
-  MilestoneObservation,
-  Observation,
-  ObservationBase,
-  OshaCitation,
   Project,
-  ThermalScan,
-  WeatherForecast,
 } from '../../../src/projects/facts.js';
 import { expect } from 'chai';
+import { GC, NOW, ORG, PRJ, RECORDED } from './fixtures.js';
 import type { RailFinding, Severity } from '../../../src/rails/findings.js';
 import {
   RAIL_NAMES,
@@ -34,15 +21,7 @@ import {
   type RailName,
 } from '../../../src/rails/rail.js';
 
-export const NOW = new Date('2026-06-15T12:00:00.000Z');
-export const TODAY = '2026-06-15';
-export const ORG = 'org_alpha';
-export const OTHER_ORG = 'org_beta';
-export const GC = 'ent_gc00000000000001';
-export const OTHER_GC = 'ent_gc00000000000002';
-export const PRJ = 'prj_aaaaaaaaaaaaaaaa';
-
-const RECORDED = { org_id: ORG, recorded_at: '2026-06-01T09:00:00.000Z', recorded_seq: 1 };
+export * from './fixtures.js';
 
 /** A 2026 project: start Jan 1, completion Dec 31, $10M loan and contract. */
 export function project(over: Partial<Project> = {}): Project {
@@ -180,117 +159,7 @@ export function certificate(id: string, over: Partial<InsuranceCertificate> = {}
   };
 }
 
-type Fields<O extends Observation> = Partial<Omit<O, 'kind'>>;
-
-function base(id: string): ObservationBase {
-  return { ...RECORDED, id, project_id: PRJ, entity_id: GC, observed_on: TODAY };
-}
-
-export const obs = {
-  payroll: (id: string, f: Fields<CertifiedPayroll> = {}): CertifiedPayroll => ({
-    ...base(id),
-    kind: 'certified_payroll',
-    period_from: '2026-06-01',
-    period_to: '2026-06-07',
-    headcount: 20,
-    prevailing_wage_ok: true,
-    ...f,
-  }),
-  milestone: (id: string, f: Fields<MilestoneObservation> = {}): MilestoneObservation => ({
-    ...base(id),
-    kind: 'milestone',
-    name: 'Topping out',
-    completed_on: TODAY,
-    ...f,
-  }),
-  citation: (id: string, f: Fields<OshaCitation> = {}): OshaCitation => ({
-    ...base(id),
-    kind: 'osha_citation',
-    activity_nr: `A-${id}`,
-    type: 'O',
-    penalty: 100_000,
-    abate_by: '2026-07-15',
-    abated_on: null,
-    ...f,
-  }),
-  incident: (id: string, f: Fields<Incident> = {}): Incident => ({
-    ...base(id),
-    kind: 'incident',
-    recordable: true,
-    lost_time: false,
-    ...f,
-  }),
-  hours: (id: string, hours: number, f: Fields<HoursWorked> = {}): HoursWorked => ({
-    ...base(id),
-    kind: 'hours_worked',
-    hours,
-    ...f,
-  }),
-  emissions: (
-    id: string,
-    tco2e: number,
-    budget_tco2e: number,
-    f: Fields<EmissionsReport> = {},
-  ): EmissionsReport => ({
-    ...base(id),
-    kind: 'emissions_report',
-    tco2e,
-    budget_tco2e,
-    ...f,
-  }),
-  envInspection: (id: string, f: Fields<EnvironmentalInspection> = {}): EnvironmentalInspection => ({
-    ...base(id),
-    kind: 'environmental_inspection',
-    passed: true,
-    violations: 0,
-    ...f,
-  }),
-  delivery: (id: string, f: Fields<MaterialDelivery> = {}): MaterialDelivery => ({
-    ...base(id),
-    kind: 'material_delivery',
-    material: 'Steel joists',
-    needed_by: '2026-06-10',
-    delivered_on: '2026-06-08',
-    quantity: 40,
-    critical: true,
-    line: 1,
-    ...f,
-  }),
-  equipment: (id: string, f: Fields<EquipmentLog> = {}): EquipmentLog => ({
-    ...base(id),
-    kind: 'equipment_log',
-    asset: 'Tower crane TC-1',
-    hours: 100,
-    utilization_pct: 70,
-    last_maintenance_on: '2026-05-01',
-    interval_hours: 250,
-    ...f,
-  }),
-  forecast: (id: string, date: string, f: Fields<WeatherForecast> = {}): WeatherForecast => ({
-    ...base(id),
-    kind: 'weather_forecast',
-    date,
-    precip_mm: 0,
-    wind_kph: 10,
-    heat_index_c: 24,
-    ...f,
-  }),
-  thermal: (id: string, f: Fields<ThermalScan> = {}): ThermalScan => ({
-    ...base(id),
-    kind: 'thermal_scan',
-    temp_c: 15,
-    concrete_pour: true,
-    ...f,
-  }),
-  costIndex: (id: string, index: number, baseline: number, f: Fields<CostIndex> = {}): CostIndex => ({
-    ...base(id),
-    kind: 'cost_index',
-    material: 'Rebar',
-    index,
-    baseline,
-    ...f,
-  }),
-};
+export { obs } from './observation-builders.js';
 
 /** A healthy platform: chain verified to the head, no lag, no rail fed yet. */
 export function platform(over: Partial<PlatformFacts> = {}): PlatformFacts {
