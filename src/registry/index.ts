@@ -10,3 +10,23 @@ export * from './normalize.js';
 export * from './records.js';
 export * from './registry-check.js';
 export * from './state.js';
+export { SamApiSource, SAM_API_TIMEOUT_MS, type SamApiOptions } from './sam/api.js';
+export {
+  importSamFile,
+  IMPORT_BATCH_SIZE,
+  type ImportOptions,
+  type ImportProgress,
+  type ImportRejection,
+  type ImportResult,
+  type ImportSummary,
+} from './sam/import.js';
+export {
+  ExtractSamSource,
+  type SamAnswer,
+  type SamAnswerSource,
+  type SamError,
+  type SamErrorCode,
+  type SamSource,
+  type SamSourceKind,
+} from './sam/port.js';
+export { SamFileRejected, type LineReason } from './sam/rows.js';

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
+import { runScript } from '../../support/cli.js';
+import { BOF, cleanupTemp, FIXTURES, v2Record, writeTemp } from './support.js';
+
+const ZIP = join(FIXTURES, 'SAM_Exclusions_Public_Extract_24100.zip');
+
+describe('npm run import-sam (CLI)', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  before(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'plumbline-import-cli-'));
+  });
+  after(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    cleanupTemp();
+  });
+  const importSam = (...args: string[]) => runScript('import-sam.ts', args, { DATA_DIR: dataDir });
+
+  async function ledgerHead(): Promise<number> {
+    const store = SqliteEventStore.open(join(dataDir, 'ledger.db'));
+    try {
+      return (await store.head()).seq;
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('prints its usage with --help and exits 0', () => {
+    const run = importSam('--help');
+    expect(run.status).to.equal(0);
+    expect(run.stdout).to.match(/^Usage: npm run import-sam -- <file> \[--json\]/);
+  });
+
+  it('exits 2 with the usage when the file is missing or not given', () => {
+    const missing = importSam(join(dataDir, 'nope.zip'));
+    expect([missing.status, missing.stderr]).to.satisfy(
+      ([s, e]: [number, string]) => s === 2 && e.startsWith('no such file'),
+    );
+    expect(importSam().status).to.equal(2);
+  });
+
+  it('exits 1, naming the line and reason, for a rejected file, and records nothing', async () => {
+    const truncated = writeTemp('truncated.dat', `${BOF}\n${v2Record('ACMEBLDRS001')}\n`);
+    const run = importSam(truncated);
+    expect(run.status).to.equal(1);
+    expect(run.stderr).to.include('Rejected truncated.dat (line 2): no EOF PUBLIC trailer on the last line');
+    expect(await ledgerHead()).to.equal(0);
+  });
+
+  it('imports with --json (no progress bar mixed in), and a second run imports nothing', async () => {
+    const first = importSam(ZIP, '--json');
+    expect(first.status, first.stderr).to.equal(0);
+    expect(JSON.parse(first.stdout)).to.deep.include({
+      ok: true,
+      rows_read: 13,
+      imported: 8,
+      rejected_count: 5,
+      events_appended: 9,
+    });
+    const second = importSam(ZIP, '--json');
+    expect(JSON.parse(second.stdout)).to.deep.include({
+      ok: true,
+      imported: 0,
+      unchanged: 8,
+      events_appended: 0,
+    });
+    expect(second.stderr).not.to.include('importing |');
+    expect(await ledgerHead()).to.equal(9);
+  });
+});
