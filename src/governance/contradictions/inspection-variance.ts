@@ -3,8 +3,9 @@
  * inspector saw. Claimed H − inspected % > 5 points → WARNING, > 10 points → BLOCKING.
  *
  * Interpretations:
- * - The inspection compared is the latest that belongs to the draw (`inspectionsOf`: a report
- *   naming it, else a site report after its period end). No inspection → no variance finding
+ * - The inspection compared is the latest (by inspection date) that belongs to the draw
+ *   (`inspectionsOf`: reports naming it, and site reports after its period end and before the next
+ *   draw's) — newer eyes on site win. No inspection → no variance finding
  *   (INSPECTION_FRESHNESS reports the missing inspection); a line the report does not cover is
  *   not compared.
  * - Only over-claims count (H above the inspector); under-claiming is not a contradiction.
