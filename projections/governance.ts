@@ -123,43 +123,27 @@ export const governance: Projection<GovernanceState> = {
       case 'ProjectScanned':
         onProjectScanned(state, event.data as ProjectScannedData, at);
         break;
-      case 'DrawCompiled': {
-        const data = event.data as DrawCompiledData;
-        state.compilations[data.compilation_id] = { ...data, ...at };
-        state.latest_compilation_by_draw[data.draw_id] = data.compilation_id;
+      case 'DrawCompiled':
+        onDrawCompiled(state, event.data as DrawCompiledData, at);
         break;
-      }
-      case 'AdequacyAssessed': {
-        const data = event.data as AdequacyAssessedData;
-        state.adequacy_by_project[data.project_id] = { ...data, ...at };
+      case 'AdequacyAssessed':
+        onAdequacyAssessed(state, event.data as AdequacyAssessedData, at);
         break;
-      }
-      case 'DrawSimulated': {
-        const data = event.data as DrawSimulatedData;
-        state.simulations[data.simulation_id] = { ...data, ...at };
-        state.latest_simulation_by_draw[data.draw_id] = data.simulation_id;
+      case 'DrawSimulated':
+        onDrawSimulated(state, event.data as DrawSimulatedData, at);
         break;
-      }
       case 'CertificationIssued':
         onCertificationIssued(state, event.data as CertificationIssuedData, at);
         break;
-      case 'DocumentNotarized': {
-        const data = event.data as DocumentNotarizedData;
-        state.notarizations[data.notarization_id] = { ...data, ...at };
-        (state.notarizations_by_document[data.document_id] ??= []).push(data.notarization_id);
+      case 'DocumentNotarized':
+        onDocumentNotarized(state, event.data as DocumentNotarizedData, at);
         break;
-      }
-      case 'PaymentPushed': {
-        const data = event.data as PaymentPushedData;
-        state.payments[data.payment_id] = { ...data, ...at };
-        (state.payments_by_draw[data.draw_id] ??= []).push(data.payment_id);
+      case 'PaymentPushed':
+        onPaymentPushed(state, event.data as PaymentPushedData, at);
         break;
-      }
-      case 'PaymentPushBlocked': {
-        const data = event.data as PaymentPushBlockedData;
-        (state.blocked_pushes_by_draw[data.draw_id] ??= []).push({ ...data, ...at });
+      case 'PaymentPushBlocked':
+        onPaymentPushBlocked(state, event.data as PaymentPushBlockedData, at);
         break;
-      }
       default: {
         const unhandled: never = type;
         throw new Error(`governance projection: unhandled ${String(unhandled)}`);
@@ -284,4 +268,36 @@ function onCertificationIssued(
   if (previousRecord !== undefined) previousRecord.superseded_by = data.certification_id;
   state.certifications[data.certification_id] = { ...data, ...at, superseded_by: null };
   state.latest_certification_by_project[data.project_id] = data.certification_id;
+}
+
+function onDrawCompiled(state: GovernanceState, data: DrawCompiledData, at: RecordedResult): void {
+  state.compilations[data.compilation_id] = { ...data, ...at };
+  state.latest_compilation_by_draw[data.draw_id] = data.compilation_id;
+}
+
+function onAdequacyAssessed(state: GovernanceState, data: AdequacyAssessedData, at: RecordedResult): void {
+  state.adequacy_by_project[data.project_id] = { ...data, ...at };
+}
+
+function onDrawSimulated(state: GovernanceState, data: DrawSimulatedData, at: RecordedResult): void {
+  state.simulations[data.simulation_id] = { ...data, ...at };
+  state.latest_simulation_by_draw[data.draw_id] = data.simulation_id;
+}
+
+function onDocumentNotarized(state: GovernanceState, data: DocumentNotarizedData, at: RecordedResult): void {
+  state.notarizations[data.notarization_id] = { ...data, ...at };
+  (state.notarizations_by_document[data.document_id] ??= []).push(data.notarization_id);
+}
+
+function onPaymentPushed(state: GovernanceState, data: PaymentPushedData, at: RecordedResult): void {
+  state.payments[data.payment_id] = { ...data, ...at };
+  (state.payments_by_draw[data.draw_id] ??= []).push(data.payment_id);
+}
+
+function onPaymentPushBlocked(
+  state: GovernanceState,
+  data: PaymentPushBlockedData,
+  at: RecordedResult,
+): void {
+  (state.blocked_pushes_by_draw[data.draw_id] ??= []).push({ ...data, ...at });
 }
