@@ -3,14 +3,15 @@
  * server, `projections:rebuild` and the tests all fold the same set.
  */
 import type { AnyProjection } from '../src/platform/projections/runtime.js';
+import { governance } from './governance.js';
 import { keys } from './keys.js';
 import { ledgerIndex } from './ledger-index.js';
 import { observationsProjection } from './observations.js';
 import { projectsProjection } from './projects.js';
 import { registryProjection } from './registry.js';
 
-export { keys, ledgerIndex, observationsProjection, projectsProjection, registryProjection };
+export { governance, keys, ledgerIndex, observationsProjection, projectsProjection, registryProjection };
 
 export function allProjections(): AnyProjection[] {
-  return [ledgerIndex, keys, registryProjection, projectsProjection, observationsProjection];
+  return [ledgerIndex, keys, registryProjection, projectsProjection, observationsProjection, governance];
 }

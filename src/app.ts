@@ -8,6 +8,8 @@ import { keys } from '../projections/keys.js';
 import { mountLedgerApi } from './audit/ledger-routes.js';
 import { mountProjects } from './projects/routes.js';
 import { mountRegistry } from './registry/routes.js';
+import { mountRegistryImport } from './registry/import-route.js';
+import { mountRails } from './rails/routes.js';
 import { usageAction, mountLenderApi } from './lender-api/routes.js';
 import type { LenderAction } from './lender-api/actions.js';
 import { resolveKey, signingSecretFor } from './orgs/keys.js';
@@ -37,6 +39,8 @@ export interface AppDeps {
   logger: Logger;
   verifier: BackgroundVerifier;
   publicBaseUrl: string;
+  /** Where the service keeps its files (imports, payment instructions). */
+  dataDir: string;
   probes?: ReadinessProbes;
   /** Collect Node process metrics (off in tests: prom-client's collectors are process-global). */
   processMetrics?: boolean;
@@ -94,7 +98,9 @@ export function createApp(deps: AppDeps): Express {
   mountLenderApi(service, lenderActions);
   mountLedgerApi(service);
   mountRegistry(service);
+  mountRegistryImport(service, deps.dataDir);
   mountProjects(service);
+  mountRails(service);
 
   app.use(routes.fallback());
   app.use(errorHandler(deps.logger));

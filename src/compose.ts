@@ -114,6 +114,7 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     logger: opts.logger,
     verifier,
     publicBaseUrl: opts.publicBaseUrl,
+    dataDir: opts.dataDir,
     ...(redis ? { probes: { redis: () => redis.ping() } } : {}),
   };
   return {

@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { COMPOSITE_RULE, compositeScore, governancePosture, RAILS } from '../../src/rails/index.js';
+import type { IssuedKey } from '../../src/orgs/keys.js';
+import { startService, type TestService } from '../support/service.js';
+
+const D = (dollars: number): number => Math.round(dollars * 100);
+
+describe('governance rails API (SPEC §7)', function () {
+  this.timeout(30_000);
+  let svc: TestService;
+  let a: IssuedKey;
+  let b: IssuedKey;
+  let projectA: string;
+  const auth = (k: IssuedKey) => ({ Authorization: `Bearer ${k.key}` });
+
+  beforeEach(async () => {
+    svc = await startService({ now: '2026-06-15T12:00:00Z' });
+    a = await svc.key('First Builders Bank');
+    b = await svc.key('Second Street Capital');
+    const ent = async (name: string, roles: string[]) =>
+      String(
+        (await request(svc.app).post('/api/entities').set(auth(a)).send({ legal_name: name, roles })).body.id,
+      );
+    const owner = await ent('Harbor View Owner LLC', ['owner']);
+    const gc = await ent('Keystone Builders, Inc.', ['general_contractor']);
+    const res = await request(svc.app)
+      .post('/api/projects')
+      .set(auth(a))
+      .send({
+        name: 'Harbor View Lofts',
+        borrower: owner,
+        general_contractor: gc,
+        jurisdiction: 'CA',
+        loan_amount: D(800_000),
+        equity: D(200_000),
+        contract_sum: D(1_000_000),
+        retainage_pct: 10,
+        interest_rate_pct: 7.5,
+        start_date: '2026-01-05',
+        completion_date: '2026-12-18',
+        maturity_date: '2027-06-30',
+        sov: [{ line: 1, description: 'Sitework', scheduled_value: D(1_000_000), trade: 'sitework' }],
+        required_coverages: [],
+      });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    projectA = String(res.body.id);
+    const citation = await request(svc.app)
+      .post('/api/observations')
+      .set(auth(a))
+      .send({
+        project_id: projectA,
+        entity: gc,
+        kind: 'osha_citation',
+        observed_on: '2026-06-01',
+        activity_nr: '1700001',
+        type: 'W',
+        penalty: D(25_000),
+        abate_by: '2026-06-10',
+      });
+    expect(citation.status, JSON.stringify(citation.body)).to.equal(201);
+  });
+  afterEach(async () => {
+    await svc.close();
+  });
+
+  it('keeps every rail path org-scoped: the other org sees none of it, and its project id is a 404 there', async () => {
+    for (const rail of RAILS) {
+      const theirs = await request(svc.app).get(rail.path).set(auth(b));
+      expect(theirs.status, rail.path).to.equal(200);
+      expect(theirs.body.rail).to.equal(rail.name);
+      expect(JSON.stringify(theirs.body.findings), rail.path).to.not.include(projectA);
+      const narrowed = await request(svc.app).get(`${rail.path}?project_id=${projectA}`).set(auth(b));
+      expect(narrowed.status, rail.path).to.equal(404);
+      const own = await request(svc.app).get(`${rail.path}?project_id=${projectA}`).set(auth(a));
+      expect(own.status, rail.path).to.equal(200);
+      expect(own.body.provenance_hash).to.match(/^[0-9a-f]{64}$/);
+      expect(own.body.provenance.ledger.seq).to.equal(await svc.head());
+    }
+  });
+
+  it('turns a willful, unabated citation into a CRITICAL safety rail for its org only', async () => {
+    const mine = await request(svc.app).get('/api/safety-governance').set(auth(a));
+    expect(mine.body.posture).to.equal('CRITICAL');
+    expect(mine.body.findings.map((f: { code: string }) => f.code)).to.include('SAFETY_SERIOUS_CITATION');
+    const theirs = await request(svc.app).get('/api/safety-governance').set(auth(b));
+    expect(theirs.body.posture).to.equal('NOMINAL');
+  });
+
+  it('computes scan_all as the documented combination of the eleven rails', async () => {
+    const res = await request(svc.app).get('/api/governance-rails?action=scan_all').set(auth(a));
+    expect(res.status).to.equal(200);
+    const rails = res.body.rails as {
+      name: string;
+      posture: 'NOMINAL' | 'ELEVATED' | 'CRITICAL';
+      score: number;
+      findings: unknown[];
+    }[];
+    expect(rails.map((r) => r.name)).to.deep.equal(RAILS.map((r) => r.name));
+    expect(res.body.composite_score).to.equal(compositeScore(rails.map((r) => r.score)));
+    expect(res.body.governance_posture).to.equal(governancePosture(rails.map((r) => r.posture)));
+    expect(res.body.total_findings).to.equal(rails.reduce((n, r) => n + r.findings.length, 0));
+    expect(COMPOSITE_RULE).to.be.a('string');
+    const bad = await request(svc.app).get('/api/governance-rails?action=nope').set(auth(a));
+    expect(bad.status).to.equal(400);
+  });
+
+  it('reproduces the same provenance hash after the read models are rebuilt from the ledger', async () => {
+    const before = await request(svc.app).get('/api/safety-governance').set(auth(a));
+    await svc.composed.deps.runtime.rebuild();
+    const after = await request(svc.app).get('/api/safety-governance').set(auth(a));
+    expect(after.body.provenance_hash).to.equal(before.body.provenance_hash);
+    expect(after.body.provenance.ledger).to.deep.equal(before.body.provenance.ledger);
+    svc.clock.advance(86_400_000);
+    const later = await request(svc.app).get('/api/safety-governance').set(auth(a));
+    expect(later.body.provenance_hash).to.not.equal(before.body.provenance_hash);
+  });
+});
