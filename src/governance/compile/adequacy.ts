@@ -1,12 +1,13 @@
 /**
  * Layer 5 `adequacy` (DOMAIN §4): the capital adequacy vector and the in-balance test, computed
- * by the kernel's assessor over the findings open for this draw. It reads `pral_verdict` for the
- * registry exclusion, which §4 turns into a compliance score of 0.
+ * by the kernel's assessor over the project's open findings (adequacy is a project measure, the
+ * same figure `POST /api/adequacy` gives). It reads `pral_verdict` for the registry exclusion,
+ * which §4 turns into a compliance score of 0.
  */
 import type { Finding } from '../findings.js';
 import { fired, need, type Engine } from './engine.js';
 import type { AdequacyVector, DrawCompileInput, DrawEvidence, PralVerdict } from './evidence.js';
-import { ALL_FINDING_EVIDENCE, openFindingsForDraw } from './open-findings.js';
+import { ALL_FINDING_EVIDENCE, openProjectFindings } from './open-findings.js';
 
 export interface AdequacyAssessment {
   adequacy: AdequacyVector;
@@ -29,7 +30,7 @@ export function adequacyEngine<S, N>(
     outputs: ['adequacy_vector', 'in_balance'],
     run({ input, evidence }) {
       const { adequacy, in_balance } = assess(
-        openFindingsForDraw(input, evidence),
+        openProjectFindings(input, evidence),
         need(evidence, 'pral_verdict'),
         input,
       );

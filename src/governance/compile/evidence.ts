@@ -4,14 +4,15 @@
  */
 import type { Cents, Document, Draw, EntityId, Project } from '../../projects/facts.js';
 import type { Grade } from '../constants.js';
+import type { DrawVerdict } from '../events.js';
 import type { Finding, FindingCode } from '../findings.js';
 
 /** DOMAIN §6 payment release authorization levels, best first. */
 export const PRAL_LEVELS = ['RELEASE', 'RELEASE_WITH_CONDITIONS', 'HOLD', 'DENY'] as const;
 export type Pral = (typeof PRAL_LEVELS)[number];
 
-/** DOMAIN §9 draw verdicts. */
-export type DrawVerdict = 'FUNDABLE' | 'FUNDABLE_WITH_CONDITIONS' | 'REDUCED' | 'HOLD' | 'NOT_FUNDABLE';
+/** DOMAIN §9 draw verdicts, as `DrawCompiled` records them. */
+export type { DrawVerdict };
 
 /** The GC's standing as the registry (§5 contractor registry) and credit (§6 PRAL) capabilities see it. */
 export interface ContractorStanding {

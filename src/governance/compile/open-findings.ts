@@ -1,7 +1,8 @@
 /**
- * Which of the compile's findings bear on the draw. Layers 4–6 all read the same set, so it is
- * decided once: findings of this draw plus project-wide ones (draw_id null — an expired policy
- * or a contract-sum error stops every draw), minus explicit resolutions (DOMAIN §3).
+ * Which of the compile's findings are open, decided once for layers 4–6. Open = found by a layer
+ * 2–3 engine, one per id (a rule reaching one condition by two paths names it once, as the scan
+ * does), and not explicitly resolved (DOMAIN §3). For the draw: its own findings plus
+ * project-wide ones (draw_id null — an expired policy or a contract-sum error stops every draw).
  */
 import { CONTRADICTION_CODES, TEMPORAL_CODES, type Finding, type FindingCode } from '../findings.js';
 import type { EvidenceName } from './engine.js';
@@ -13,12 +14,22 @@ export const ALL_FINDING_CODES: readonly FindingCode[] = [...CONTRADICTION_CODES
 export const ALL_FINDING_EVIDENCE: readonly EvidenceName<DrawEvidence>[] =
   ALL_FINDING_CODES.map(findingEvidence);
 
-export function openFindingsForDraw(
-  input: Pick<DrawCompileInput<unknown, unknown>, 'draw' | 'resolved_finding_ids'>,
-  evidence: Readonly<Partial<DrawEvidence>>,
-): Finding[] {
+type Scope = Pick<DrawCompileInput<unknown, unknown>, 'draw' | 'resolved_finding_ids'>;
+
+/** The project's open findings, every draw's (DOMAIN §4 adequacy is a project measure). */
+export function openProjectFindings(input: Scope, evidence: Readonly<Partial<DrawEvidence>>): Finding[] {
   const resolved = new Set(input.resolved_finding_ids);
-  return ALL_FINDING_CODES.flatMap((code) => evidence[findingEvidence(code)] ?? []).filter(
-    (f) => (f.draw_id === null || f.draw_id === input.draw.id) && !resolved.has(f.id),
+  const seen = new Set<string>();
+  return ALL_FINDING_CODES.flatMap((code) => evidence[findingEvidence(code)] ?? []).filter((f) => {
+    if (resolved.has(f.id) || seen.has(f.id)) return false;
+    seen.add(f.id);
+    return true;
+  });
+}
+
+/** The open findings that bear on this draw. */
+export function openFindingsForDraw(input: Scope, evidence: Readonly<Partial<DrawEvidence>>): Finding[] {
+  return openProjectFindings(input, evidence).filter(
+    (f) => f.draw_id === null || f.draw_id === input.draw.id,
   );
 }

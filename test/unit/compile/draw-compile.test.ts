@@ -151,7 +151,7 @@ describe('compile for draw (DOMAIN §9, SPEC §6 dependency-graph)', () => {
     expect(compilation).to.include({ verdict_status: 'BLOCKED', draw_verdict: 'HOLD' });
   });
 
-  it('counts findings of this draw and project-wide ones, not another draw’s nor explicitly resolved ones', () => {
+  it('judges the draw on its own and project-wide findings, not another draw’s nor explicitly resolved ones', () => {
     const other = aFinding('ROLL_FORWARD_MISMATCH', 'BLOCKING', { draw_id: 'DRW-otherotherothero' });
     const resolved = aFinding('CONTRACT_SUM_MISMATCH', 'BLOCKING', { id: 'FND-resolvedresolved' });
     const projectWide = aFinding('INSURANCE_EXPIRY', 'WARNING', { draw_id: null, category: 'temporal' });
@@ -164,6 +164,8 @@ describe('compile for draw (DOMAIN §9, SPEC §6 dependency-graph)', () => {
       verdict_status: 'READY',
     });
     expect(result.evidence.provenance?.finding_ids).to.deep.equal([projectWide.id]);
+    // adequacy is a project measure: the other draw's BLOCKING finding counts there (100 − 25)
+    expect(result.adequacy?.adequacy.overall.score).to.equal(75);
   });
 
   it('lets the GC’s exclusion reach the verdict through pral: NOT_FUNDABLE', () => {
