@@ -99,8 +99,9 @@ export function fundedBasis(
 }
 
 export function simulateDraw(input: SimulationInput): Simulation {
-  const scenarios = SCENARIO_NAMES.map((name) => scenario(name, input));
-  return { recommendation: recommend(input, scenarios[0]!), scenarios };
+  const approveNow = scenario('Approve Now', input);
+  const scenarios = [approveNow, scenario('Delay 30 Days', input), scenario('Reject', input)];
+  return { recommendation: recommend(input, approveNow), scenarios };
 }
 
 /**

@@ -10,7 +10,7 @@
  * warm): SHA-256 node:crypto 1.65 µs vs @noble/hashes 13.8 µs (≈8× faster); SHA3-256 node:crypto
  * 5.4 µs vs @noble/hashes 86.8 µs (≈16× faster). node:crypto wins both, so nothing changes here.
  */
-import { blake2b256Hex, sha256Hex, sha3_256Hex } from '../platform/crypto/hash.js';
+import { blake2b256Hex, sha256Hex, sha3_256Hex, type MultiHash } from '../platform/crypto/hash.js';
 import { canonicalJson } from '../platform/ledger/canonical.js';
 import type { Document, DocumentType, IsoInstant } from '../projects/facts.js';
 import { isUsJurisdiction, type UsJurisdiction } from '../projects/jurisdictions.js';
@@ -87,4 +87,9 @@ export function notarize(document: Document, request: NotarizeRequest): Notarize
 
 function reject(error: NotarizationRejection): NotarizeResult {
   return { ok: false, error };
+}
+
+/** The same digests under the platform's names, as `DocumentNotarized.multi_hash` records them. */
+export function asPlatformMultiHash(digests: NotarizationDigests): MultiHash {
+  return { sha256: digests.sha256, sha3_256: digests.sha3, blake2b_256: digests.blake2b };
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { notarize } from '../../../src/notarization/index.js';
+import { asPlatformMultiHash, notarize } from '../../../src/notarization/index.js';
+import { multiHash } from '../../../src/platform/crypto/hash.js';
 import type { LienWaiver } from '../../../src/projects/facts.js';
 
 /** A recorded conditional waiver, with a non-ASCII exception so canonical UTF-8 bytes are exercised. */
@@ -52,6 +53,10 @@ describe('notarization (SPEC §6)', () => {
         canonical: CANONICAL,
       },
     });
+  });
+
+  it('records the same digests the platform multi-hash gives for the canonical bytes', () => {
+    expect(asPlatformMultiHash(KNOWN)).to.deep.equal(multiHash(CANONICAL));
   });
 
   it('gives the same digests whatever the key order of the object it is handed', () => {
