@@ -1,0 +1,74 @@
+/**
+ * safety_record (DOMAIN §5, weight 15): OSHA-style citations (serious 10, willful/repeat 25,
+ * other 2 points each), incident rate, open abatements.
+ *
+ * Score = 100 − SR01 − SR02 − SR03, clamped to 0–100, where
+ * - SR01 = Σ weight × citation points;
+ * - SR02 = min(40, 10 × TRIR), TRIR = 200,000 × Σ weight × recordables / max(Σ weight × hours, 200,000);
+ * - SR03 = 10 per citation still unabated after its abate-by date (a condition true today: weight 1).
+ *
+ * Whose observations: those naming the entity, plus site observations naming nobody on a project it
+ * is GC of (the GC is the controlling employer on its sites).
+ */
+import type { Observation, OshaCitation } from '../../projects/facts.js';
+import { CITATION_POINTS, OPEN_ABATEMENT_POINTS } from '../constants.js';
+import { makeSignal, type Signal, type SignalContext } from '../signals.js';
+
+/** The entity's observations known by today, in id order. */
+export function observationsOf(ctx: SignalContext): Observation[] {
+  const gcIds = new Set(ctx.gc.map((p) => p.id));
+  return Object.values(ctx.facts.observations.observations)
+    .filter(
+      (o) =>
+        o.observed_on <= ctx.today &&
+        (o.entity_id === ctx.facts.entity_id ||
+          (o.entity_id === null && o.project_id !== null && gcIds.has(o.project_id))),
+    )
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function citationSignals(ctx: SignalContext, citation: OshaCitation): Signal[] {
+  const evidence = [{ kind: 'observation', id: citation.id }];
+  const points = CITATION_POINTS[citation.type];
+  const out = [
+    makeSignal(ctx, 'SR01', 'points', points, citation.observed_on, citation.project_id, evidence),
+  ];
+  if (citation.abated_on === null && citation.abate_by < ctx.today) {
+    out.push(
+      makeSignal(ctx, 'SR03', 'points', OPEN_ABATEMENT_POINTS, ctx.today, citation.project_id, evidence),
+    );
+  }
+  return out;
+}
+
+function observationSignals(ctx: SignalContext, o: Observation): Signal[] {
+  const evidence = [{ kind: 'observation', id: o.id }];
+  switch (o.kind) {
+    case 'osha_citation':
+      return citationSignals(ctx, o);
+    case 'incident':
+      return [
+        makeSignal(ctx, 'SR02', 'recordables', o.recordable ? 1 : 0, o.observed_on, o.project_id, evidence),
+      ];
+    case 'hours_worked':
+      return [makeSignal(ctx, 'SR02', 'hours', o.hours, o.observed_on, o.project_id, evidence)];
+    case 'certified_payroll':
+    case 'milestone':
+    case 'emissions_report':
+    case 'environmental_inspection':
+    case 'material_delivery':
+    case 'equipment_log':
+    case 'weather_forecast':
+    case 'thermal_scan':
+    case 'cost_index':
+      return [];
+    default: {
+      const unreachable: never = o;
+      return unreachable;
+    }
+  }
+}
+
+export function safetyRecordSignals(ctx: SignalContext): Signal[] {
+  return observationsOf(ctx).flatMap((o) => observationSignals(ctx, o));
+}

@@ -1,0 +1,46 @@
+/**
+ * Gathers every signal about one entity from the facts, dimension by dimension (DOMAIN §5), as of
+ * `now`. Facts dated after `now` are not yet known and never become signals.
+ */
+import type { Dimension } from './constants.js';
+import { dayOf } from './dates.js';
+import { complianceStandingSignals } from './dimensions/compliance-standing.js';
+import { drawAccuracySignals } from './dimensions/draw-accuracy.js';
+import { paymentIntegritySignals } from './dimensions/payment-integrity.js';
+import { remediationResponsivenessSignals } from './dimensions/remediation-responsiveness.js';
+import { safetyRecordSignals } from './dimensions/safety-record.js';
+import { schedulePerformanceSignals } from './dimensions/schedule-performance.js';
+import { attributedFindings, type EntityFacts } from './inputs.js';
+import { gcProjects, participationOf } from './participation.js';
+import { compareSignals, type Signal, type SignalContext } from './signals.js';
+
+/** One signal function per dimension. */
+export const DIMENSION_SIGNALS: Readonly<Record<Dimension, (ctx: SignalContext) => Signal[]>> = {
+  payment_integrity: paymentIntegritySignals,
+  draw_accuracy: drawAccuracySignals,
+  compliance_standing: complianceStandingSignals,
+  safety_record: safetyRecordSignals,
+  schedule_performance: schedulePerformanceSignals,
+  remediation_responsiveness: remediationResponsivenessSignals,
+};
+
+export function signalContext(facts: EntityFacts, now: Date): SignalContext {
+  const today = dayOf(now);
+  const participation = participationOf(facts.projects, facts.entity_id);
+  return {
+    today,
+    facts,
+    participation,
+    gc: gcProjects(participation),
+    findings: attributedFindings(facts, today),
+  };
+}
+
+/** Every signal about the entity as of `now`, in a deterministic order. */
+export function gatherSignals(facts: EntityFacts, now: Date): Signal[] {
+  const ctx = signalContext(facts, now);
+  return Object.values(DIMENSION_SIGNALS)
+    .flatMap((signalsOf) => signalsOf(ctx))
+    .filter((s) => s.observed_on <= ctx.today)
+    .sort(compareSignals);
+}

@@ -1,0 +1,18 @@
+/**
+ * @module Entity credit (DOMAIN §5–§7): signals, six-dimension scoring, the behavioral state machine,
+ * conflicts, remediation velocity, PRAL eligibility, the sealed credit report and the bias analysis.
+ */
+export * from './constants.js';
+export * from './reason-codes.js';
+export * from './inputs.js';
+export * from './participation.js';
+export * from './signals.js';
+export * from './gather.js';
+export * from './score.js';
+export * from './insurance.js';
+export { paymentIntegritySignals, waiverLateShare } from './dimensions/payment-integrity.js';
+export { drawAccuracySignals, varianceShare } from './dimensions/draw-accuracy.js';
+export { complianceStandingSignals } from './dimensions/compliance-standing.js';
+export { safetyRecordSignals, observationsOf } from './dimensions/safety-record.js';
+export { schedulePerformanceSignals, paceLag } from './dimensions/schedule-performance.js';
+export { remediationResponsivenessSignals, slowCureShare } from './dimensions/remediation-responsiveness.js';

@@ -1,0 +1,75 @@
+/**
+ * What the credit capability reads. Everything arrives as plain values the caller takes from the
+ * projections (projects, observations, governance findings, the registry check), so the core stays
+ * pure and never imports another capability's code.
+ *
+ * DOMAIN §5: "No protected-class attribute (or SAM business type) is an input." The input types
+ * below carry `NoProtectedAttributes`, which makes such a field a compile error, not a convention.
+ */
+import type { FindingRecord } from '../governance/findings.js';
+import type { EntityId, IsoDate, IsoInstant, ObservationsState, ProjectsState } from '../projects/facts.js';
+
+/**
+ * Fields that must never reach scoring. With `exactOptionalPropertyTypes`, `?: never` means the key
+ * cannot be present at all, so passing a registry entity (which has `business_types`) fails to compile.
+ */
+export interface NoProtectedAttributes {
+  business_types?: never;
+  sam_business_types?: never;
+  sba_business_types?: never;
+  woman_owned?: never;
+  minority_owned?: never;
+  veteran_owned?: never;
+  small_business?: never;
+  race?: never;
+  ethnicity?: never;
+  national_origin?: never;
+  sex?: never;
+  gender?: never;
+  religion?: never;
+  age?: never;
+  disability?: never;
+  marital_status?: never;
+}
+
+/** Where a registry status came from (SPEC §4 `verify` `source`). */
+export interface RegistrySource {
+  kind: 'sam_extract' | 'sam_api';
+  file?: string;
+  as_of: IsoDate;
+}
+
+/** The contractor registry check (DOMAIN §5 "Contractor registry"), computed by the registry capability. */
+export interface RegistryStatus {
+  registration: 'active' | 'inactive';
+  exclusions: 'clear' | 'excluded';
+  /** Active date of the exclusion in force (null when clear or unknown). */
+  exclusion_active_since: IsoDate | null;
+  /** Termination date of the latest exclusion that ended (null when none ended). */
+  exclusion_terminated_on: IsoDate | null;
+  checked_at: IsoInstant;
+  source: RegistrySource;
+}
+
+/** Every fact the credit rules read about one entity. */
+export interface EntityFacts extends NoProtectedAttributes {
+  entity_id: EntityId;
+  projects: ProjectsState;
+  observations: ObservationsState;
+  /**
+   * Governance findings; only those attributed to this entity (`entity_id`) count, so the caller
+   * may pass the entity's slice of the by-entity index or every finding.
+   */
+  findings: readonly FindingRecord[];
+  registry: RegistryStatus;
+}
+
+/** Findings attributed to the entity and opened by `today` (facts dated later are not yet known). */
+export function attributedFindings(facts: EntityFacts, today: IsoDate): FindingRecord[] {
+  return facts.findings.filter((f) => f.entity_id === facts.entity_id && f.opened_on <= today);
+}
+
+/** Whether a finding was resolved on or before `day`. */
+export function resolvedBy(finding: FindingRecord, day: IsoDate): boolean {
+  return finding.resolved_on !== null && finding.resolved_on <= day;
+}

@@ -1,0 +1,87 @@
+/**
+ * Which projects an entity takes part in and as what (DOMAIN §5: "signals from every project the
+ * entity takes part in"). Roles decide which signals are its responsibility: the GC answers for its
+ * draws, schedule, site safety and required insurance; every party answers for its own waivers,
+ * invoices, certificates, observations and the findings attributed to it.
+ */
+import type { Document, Draw, EntityId, Project, ProjectsState } from '../projects/facts.js';
+
+export const PARTICIPATION_ROLES = [
+  'general_contractor',
+  'borrower',
+  'architect',
+  'inspector',
+  'subcontractor',
+  'claimant',
+  'vendor',
+  'insured',
+] as const;
+export type ParticipationRole = (typeof PARTICIPATION_ROLES)[number];
+
+export interface Participation {
+  project: Project;
+  roles: ParticipationRole[];
+}
+
+function projectRoles(project: Project, entity: EntityId): Set<ParticipationRole> {
+  const roles = new Set<ParticipationRole>();
+  if (project.general_contractor === entity) roles.add('general_contractor');
+  if (project.borrower === entity) roles.add('borrower');
+  if (project.architect === entity) roles.add('architect');
+  if (project.inspector === entity) roles.add('inspector');
+  if (project.sov.some((line) => line.subcontractor === entity)) roles.add('subcontractor');
+  return roles;
+}
+
+function documentRole(doc: Document, entity: EntityId): ParticipationRole | null {
+  switch (doc.type) {
+    case 'LIEN_WAIVER':
+      return doc.claimant === entity ? 'claimant' : null;
+    case 'INVOICE':
+      return doc.vendor === entity ? 'vendor' : null;
+    case 'BILL_OF_SALE':
+      return doc.vendor === entity ? 'vendor' : null;
+    case 'INSURANCE_CERTIFICATE':
+      return doc.insured === entity ? 'insured' : null;
+    case 'INSPECTION_REPORT':
+      return doc.inspector === entity ? 'inspector' : null;
+    case 'TITLE_DATE_DOWN':
+      return null;
+    default: {
+      const unreachable: never = doc;
+      return unreachable;
+    }
+  }
+}
+
+/** The entity's projects with its roles on each, in project-id order (deterministic). */
+export function participationOf(projects: ProjectsState, entity: EntityId): Participation[] {
+  const roles = new Map<string, Set<ParticipationRole>>();
+  for (const project of Object.values(projects.projects)) {
+    const found = projectRoles(project, entity);
+    if (found.size > 0) roles.set(project.id, found);
+  }
+  for (const doc of Object.values(projects.documents)) {
+    const role = documentRole(doc, entity);
+    if (role === null || projects.projects[doc.project_id] === undefined) continue;
+    const set = roles.get(doc.project_id) ?? new Set<ParticipationRole>();
+    set.add(role);
+    roles.set(doc.project_id, set);
+  }
+  return [...roles.keys()].sort().map((id) => ({
+    project: projects.projects[id]!,
+    roles: PARTICIPATION_ROLES.filter((r) => roles.get(id)!.has(r)),
+  }));
+}
+
+/** Projects the entity is the general contractor of, in project-id order. */
+export function gcProjects(participation: readonly Participation[]): Project[] {
+  return participation.filter((p) => p.roles.includes('general_contractor')).map((p) => p.project);
+}
+
+/** Whether the entity billed on a draw: the GC always, a subcontractor when one of its lines moved. */
+export function billedOn(project: Project, draw: Draw, entity: EntityId): boolean {
+  if (project.general_contractor === entity) return true;
+  const own = new Set(project.sov.filter((l) => l.subcontractor === entity).map((l) => l.line));
+  return draw.lines.some((l) => own.has(l.line) && l.this_period + l.stored_materials > 0);
+}

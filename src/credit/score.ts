@@ -1,0 +1,163 @@
+/**
+ * Scoring (DOMAIN §5): signals → six dimension scores → composite, grade, confidence and reason
+ * codes. A pure function of the signal list, so "the score without factor X" is just the same
+ * function over the list without X's signals (credit improvement, DOMAIN §6).
+ */
+import {
+  CONFIDENCE_HIGH_MIN_PROJECTS,
+  CONFIDENCE_HIGH_MIN_SIGNALS,
+  CONFIDENCE_MEDIUM_MIN_SIGNALS,
+  DIMENSIONS,
+  DIMENSION_WEIGHTS,
+  EXCLUSION_COMPOSITE_CAP,
+  MIN_SIGNALS_PER_DIMENSION,
+  NEUTRAL_PRIOR_SCORE,
+  REASON_CODE_COUNT,
+  TRIR_HOURS_BASE,
+  TRIR_POINTS_PER_UNIT,
+  gradeFor,
+  type Dimension,
+  type Grade,
+} from './constants.js';
+import { clamp, round1 } from './dates.js';
+import { gatherSignals } from './gather.js';
+import type { EntityFacts } from './inputs.js';
+import { FACTORS, factorsOf, type FactorDefinition, type ReasonCode } from './reason-codes.js';
+import type { Signal } from './signals.js';
+
+/** One factor of a dimension: its code, its effect on the dimension score (≤ 0), and what it is. */
+export interface Factor {
+  code: ReasonCode;
+  impact: number;
+  description: string;
+}
+
+/** SPEC §4 `credit.dimensions.<name>`. */
+export interface DimensionScore {
+  score: number;
+  grade: Grade;
+  weight: number;
+  /** How many signals fed it. */
+  signals: number;
+  insufficient_data: boolean;
+  /** Empty when insufficient: the prior, not the signals, made the score. */
+  factors: Factor[];
+}
+
+export const CONFIDENCES = ['LOW', 'MEDIUM', 'HIGH'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+
+export interface ReasonCodeEntry {
+  code: ReasonCode;
+  description: string;
+}
+
+/** SPEC §4 `credit`. */
+export interface CreditScore {
+  composite_score: number;
+  grade: Grade;
+  confidence: Confidence;
+  dimensions: Record<Dimension, DimensionScore>;
+  reason_codes: ReasonCodeEntry[];
+}
+
+/** Penalty points a factor's signals take off its dimension (formulas in reason-codes.ts). */
+export function factorPenalty(definition: FactorDefinition, signals: readonly Signal[]): number {
+  const weighted = (unit: Signal['unit']): number =>
+    signals.filter((s) => s.unit === unit).reduce((sum, s) => sum + s.weight * s.value, 0);
+  switch (definition.penalty.kind) {
+    case 'share': {
+      const total = signals.reduce((sum, s) => sum + s.weight, 0);
+      return total === 0 ? 0 : definition.penalty.max_penalty * (weighted('share') / total);
+    }
+    case 'points':
+      return weighted('points');
+    case 'trir': {
+      const trir = (TRIR_HOURS_BASE * weighted('recordables')) / Math.max(weighted('hours'), TRIR_HOURS_BASE);
+      return Math.min(definition.penalty.max_penalty, TRIR_POINTS_PER_UNIT * trir);
+    }
+    default: {
+      const unreachable: never = definition.penalty;
+      return unreachable;
+    }
+  }
+}
+
+export function scoreDimension(dimension: Dimension, signals: readonly Signal[]): DimensionScore {
+  const mine = signals.filter((s) => s.dimension === dimension);
+  const base = { weight: DIMENSION_WEIGHTS[dimension], signals: mine.length };
+  if (mine.length < MIN_SIGNALS_PER_DIMENSION) {
+    return {
+      ...base,
+      score: NEUTRAL_PRIOR_SCORE,
+      grade: gradeFor(NEUTRAL_PRIOR_SCORE),
+      insufficient_data: true,
+      factors: [],
+    };
+  }
+  const factors: Factor[] = [];
+  let penalty = 0;
+  for (const definition of factorsOf(dimension)) {
+    const own = mine.filter((s) => s.code === definition.code);
+    if (own.length === 0) continue;
+    const points = factorPenalty(definition, own);
+    penalty += points;
+    factors.push({ code: definition.code, impact: round1(-points), description: definition.description });
+  }
+  const score = round1(clamp(100 - penalty, 0, 100));
+  return { ...base, score, grade: gradeFor(score), insufficient_data: false, factors };
+}
+
+/** Whether the signals carry an active exclusion, which caps the composite (DOMAIN §5). */
+export function exclusionActive(signals: readonly Signal[]): boolean {
+  return signals.some((s) => s.code === 'CS02' && s.value > 0);
+}
+
+export function confidenceOf(signals: readonly Signal[]): Confidence {
+  const projects = new Set(signals.map((s) => s.project_id).filter((p) => p !== null));
+  if (signals.length >= CONFIDENCE_HIGH_MIN_SIGNALS && projects.size >= CONFIDENCE_HIGH_MIN_PROJECTS)
+    return 'HIGH';
+  if (signals.length >= CONFIDENCE_MEDIUM_MIN_SIGNALS) return 'MEDIUM';
+  return 'LOW';
+}
+
+/**
+ * The four factors that cost the composite most (dimension impact × weight), most adverse first;
+ * ties by code. Under the exclusion cap, CS02 leads: no factor costs more than being capped at F.
+ */
+export function reasonCodes(
+  dimensions: Record<Dimension, DimensionScore>,
+  capped: boolean,
+): ReasonCodeEntry[] {
+  const ranked = DIMENSIONS.flatMap((d) =>
+    dimensions[d].factors
+      .filter((f) => f.impact < 0)
+      .map((f) => ({ code: f.code, cost: (f.impact * dimensions[d].weight) / 100 })),
+  ).sort((a, b) => a.cost - b.cost || a.code.localeCompare(b.code));
+  const codes = ranked.map((r) => r.code).filter((c) => !capped || c !== 'CS02');
+  if (capped) codes.unshift('CS02');
+  return codes.slice(0, REASON_CODE_COUNT).map((code) => ({ code, description: FACTORS[code].description }));
+}
+
+/** Scores a list of signals (DOMAIN §5). */
+export function scoreSignals(signals: readonly Signal[]): CreditScore {
+  const dimensions = Object.fromEntries(DIMENSIONS.map((d) => [d, scoreDimension(d, signals)])) as Record<
+    Dimension,
+    DimensionScore
+  >;
+  const weighted = DIMENSIONS.reduce((sum, d) => sum + dimensions[d].weight * dimensions[d].score, 0) / 100;
+  const capped = exclusionActive(signals);
+  const composite = round1(capped ? Math.min(weighted, EXCLUSION_COMPOSITE_CAP) : weighted);
+  return {
+    composite_score: composite,
+    grade: gradeFor(composite),
+    confidence: confidenceOf(signals),
+    dimensions,
+    reason_codes: reasonCodes(dimensions, capped),
+  };
+}
+
+/** The entity's credit score as of `now` (DOMAIN §5). */
+export function scoreEntity(facts: EntityFacts, now: Date): CreditScore {
+  return scoreSignals(gatherSignals(facts, now));
+}
