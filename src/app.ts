@@ -6,12 +6,15 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { keys } from '../projections/keys.js';
 import { mountLedgerApi } from './audit/ledger-routes.js';
+import { mountAuditVerify } from './audit/verify-route.js';
+import { mountGovernance } from './governance/routes.js';
 import { mountProjects } from './projects/routes.js';
 import { mountRegistry } from './registry/routes.js';
 import { mountRegistryImport } from './registry/import-route.js';
 import { mountRails } from './rails/routes.js';
 import { usageAction, mountLenderApi } from './lender-api/routes.js';
 import type { LenderAction } from './lender-api/actions.js';
+import type { ContractorScore } from './governance/context.js';
 import { resolveKey, signingSecretFor } from './orgs/keys.js';
 import type { Clock } from './platform/clock.js';
 import type { BackgroundVerifier } from './platform/ledger/background-verifier.js';
@@ -39,6 +42,8 @@ export interface AppDeps {
   logger: Logger;
   verifier: BackgroundVerifier;
   publicBaseUrl: string;
+  /** The GC's credit composite for adequacy (DOMAIN §4); unknown → the neutral prior. */
+  contractorScore?: ContractorScore;
   /** Where the service keeps its files (imports, payment instructions). */
   dataDir: string;
   probes?: ReadinessProbes;
@@ -101,6 +106,8 @@ export function createApp(deps: AppDeps): Express {
   mountRegistryImport(service, deps.dataDir);
   mountProjects(service);
   mountRails(service);
+  mountGovernance(service, deps.contractorScore ?? (() => null));
+  mountAuditVerify(service);
 
   app.use(routes.fallback());
   app.use(errorHandler(deps.logger));

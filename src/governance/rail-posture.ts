@@ -1,0 +1,5 @@
+/** The project's rails as governance reads them: the composite (§4 risk) and the CRITICAL rails (§12 gate). */
+export interface RailPosture {
+  composite: number;
+  critical: string[];
+}
