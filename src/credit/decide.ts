@@ -1,0 +1,73 @@
+/**
+ * The behavioral decider: from the stored state, the facts and `now`, the `BehavioralStateChanged`
+ * events still due (DOMAIN §5). Pure; a scheduled evaluator (and the `score` action) appends them.
+ */
+import type { BehavioralStateChangedData } from './events.js';
+import { behavioralStateChanged } from './events.js';
+import type { EventInput } from '../platform/ledger/index.js';
+import { MAX_TRANSITIONS_PER_ASSESSMENT } from './constants.js';
+import { dayOf } from './dates.js';
+import { evaluateBehavior } from './behavior.js';
+import type { EntityFacts } from './inputs.js';
+import { scoreHistory, type CreditState } from './read-model.js';
+import { scoreEntity } from './score.js';
+import {
+  initialBehavior,
+  recordTransition,
+  type BehaviorRecord,
+  type BehaviorTransition,
+} from './state-machine.js';
+import { behaviorFacts, type BehaviorFacts } from './triggers.js';
+
+export interface BehaviorAssessment {
+  /** The state after the transitions (a copy; the stored record is untouched). */
+  record: BehaviorRecord;
+  transitions: BehaviorTransition[];
+}
+
+/** Loops `evaluateBehavior` one step at a time until nothing more is due by today. */
+export function assessBehavior(stored: BehaviorRecord | null, facts: BehaviorFacts): BehaviorAssessment {
+  const record = stored === null ? initialBehavior(facts.first_seen) : structuredClone(stored);
+  const transitions: BehaviorTransition[] = [];
+  for (let step = 0; step < MAX_TRANSITIONS_PER_ASSESSMENT; step += 1) {
+    const next = evaluateBehavior(record, facts);
+    if (next === null) break;
+    recordTransition(record, next);
+    transitions.push(next);
+  }
+  return { record, transitions };
+}
+
+export type BehavioralStateChangedEvent = EventInput<'BehavioralStateChanged', BehavioralStateChangedData> & {
+  id: string;
+  schema: number;
+};
+
+/**
+ * The behavior events due for one entity and the state they lead to. `currentComposite` is its
+ * composite as of `now` (the drop rule compares it with the recorded reports); pass it when known.
+ */
+export function planBehavior(
+  credit: CreditState,
+  facts: EntityFacts,
+  now: Date,
+  currentComposite: number = scoreEntity(facts, now).composite_score,
+): { events: BehavioralStateChangedEvent[]; record: BehaviorRecord } {
+  const entry = credit.entities[facts.entity_id];
+  const scores = [...scoreHistory(entry), { on: dayOf(now), composite_score: currentComposite }];
+  const { record, transitions } = assessBehavior(entry?.behavior ?? null, behaviorFacts(facts, scores, now));
+  const offset = entry?.behavior?.transitions.length ?? 0;
+  return {
+    events: transitions.map((t, i) => behavioralStateChanged(facts.entity_id, t, offset + i)),
+    record,
+  };
+}
+
+/** The `BehavioralStateChanged` events due for one entity by `now`, in order (empty when none). */
+export function decideBehavior(
+  credit: CreditState,
+  facts: EntityFacts,
+  now: Date,
+): BehavioralStateChangedEvent[] {
+  return planBehavior(credit, facts, now).events;
+}

@@ -1,0 +1,123 @@
+/**
+ * Events of the credit capability, all on the entity's stream (`entity-ent_…`). The `credit`
+ * projection folds them; the inquiring org of a report is the event's `meta.org_id`.
+ */
+import type { EventInput } from '../platform/ledger/index.js';
+import { derivedEventId } from '../platform/ids.js';
+import type { IsoDate, IsoInstant } from '../projects/facts.js';
+import type { Grade } from './constants.js';
+import type { RegistrySource, RegistryStatus } from './inputs.js';
+import type { BehaviorTransition, BehavioralState, TransitionCause } from './state-machine.js';
+
+/** Payload schema version of every credit event (ARCHITECTURE §3.1 `schema`). */
+export const CREDIT_EVENT_SCHEMA = 1;
+
+/** Attests that the entity's behavioral state moved from → to on `effective_on`, for the stated cause. */
+export interface BehavioralStateChangedData {
+  entity_id: string;
+  from: BehavioralState;
+  to: BehavioralState;
+  cause: TransitionCause;
+  effective_on: IsoDate;
+}
+
+/** Attests that a credit report with this provenance hash was issued for the entity (an inquiry). */
+export interface CreditReportIssuedData {
+  entity_id: string;
+  composite_score: number;
+  grade: Grade;
+  provenance_hash: string;
+  as_of: IsoInstant;
+  artifacts: { kind: 'credit_report'; hash: string }[];
+}
+
+/** Attests the outcome of a federal contractor registry check for the entity, and its source. */
+export interface RegistryVerifiedData {
+  entity_id: string;
+  registration: 'active' | 'inactive';
+  exclusions: 'clear' | 'excluded';
+  exclusion_active_since: IsoDate | null;
+  exclusion_terminated_on: IsoDate | null;
+  checked_at: IsoInstant;
+  source: RegistrySource;
+}
+
+export interface CreditEventMap {
+  BehavioralStateChanged: BehavioralStateChangedData;
+  CreditReportIssued: CreditReportIssuedData;
+  RegistryVerified: RegistryVerifiedData;
+}
+export type CreditEventType = keyof CreditEventMap;
+export const CREDIT_EVENT_TYPES: readonly CreditEventType[] = [
+  'BehavioralStateChanged',
+  'CreditReportIssued',
+  'RegistryVerified',
+];
+
+export type CreditEvent = {
+  [T in CreditEventType]: EventInput<T, CreditEventMap[T]> & { schema: number };
+}[CreditEventType];
+
+export function entityStream(entityId: string): string {
+  return `entity-${entityId}`;
+}
+
+/**
+ * The event for the `index`-th transition of an entity (0-based over its whole history). The id is
+ * derived from it, so two evaluators deciding the same step append one event, not two.
+ */
+export function behavioralStateChanged(
+  entityId: string,
+  transition: BehaviorTransition,
+  index: number,
+): EventInput<'BehavioralStateChanged', BehavioralStateChangedData> & { id: string; schema: number } {
+  const { from, to, cause, effective_on } = transition;
+  return {
+    id: derivedEventId(`BehavioralStateChanged|${entityId}|${index}|${from}|${to}|${effective_on}`),
+    stream: entityStream(entityId),
+    type: 'BehavioralStateChanged',
+    schema: CREDIT_EVENT_SCHEMA,
+    data: { entity_id: entityId, from, to, cause, effective_on },
+  };
+}
+
+export function creditReportIssued(report: {
+  entity_id: string;
+  as_of: IsoInstant;
+  provenance_hash: string;
+  credit: { composite_score: number; grade: Grade };
+}): EventInput<'CreditReportIssued', CreditReportIssuedData> & { schema: number } {
+  return {
+    stream: entityStream(report.entity_id),
+    type: 'CreditReportIssued',
+    schema: CREDIT_EVENT_SCHEMA,
+    data: {
+      entity_id: report.entity_id,
+      composite_score: report.credit.composite_score,
+      grade: report.credit.grade,
+      provenance_hash: report.provenance_hash,
+      as_of: report.as_of,
+      artifacts: [{ kind: 'credit_report', hash: report.provenance_hash }],
+    },
+  };
+}
+
+export function registryVerified(
+  entityId: string,
+  registry: RegistryStatus,
+): EventInput<'RegistryVerified', RegistryVerifiedData> & { schema: number } {
+  return {
+    stream: entityStream(entityId),
+    type: 'RegistryVerified',
+    schema: CREDIT_EVENT_SCHEMA,
+    data: {
+      entity_id: entityId,
+      registration: registry.registration,
+      exclusions: registry.exclusions,
+      exclusion_active_since: registry.exclusion_active_since,
+      exclusion_terminated_on: registry.exclusion_terminated_on,
+      checked_at: registry.checked_at,
+      source: registry.source,
+    },
+  };
+}

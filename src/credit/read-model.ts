@@ -1,0 +1,102 @@
+/**
+ * The `credit` read model (ARCHITECTURE §6): per entity, the behavioral state with its transition
+ * history, the inquiries (issued reports, which are also the composite score history the drop rule
+ * reads) and the registry verifications. `evolveCredit` is pure apart from updating the state it is
+ * handed, which the projection runtime owns.
+ */
+import type { SealedEvent } from '../platform/ledger/index.js';
+import type { IsoInstant } from '../projects/facts.js';
+import type { Grade } from './constants.js';
+import type { CreditEventMap, RegistryVerifiedData } from './events.js';
+import { recordTransition, type BehaviorRecord } from './state-machine.js';
+import type { ScorePoint } from './triggers.js';
+
+/** One issued credit report: who asked, when, and what it said. */
+export interface InquiryRecord {
+  seq: number;
+  /** The inquiring org (`meta.org_id` of the event). */
+  org_id: string | null;
+  as_of: IsoInstant;
+  composite_score: number;
+  grade: Grade;
+  provenance_hash: string;
+}
+
+export interface VerificationRecord extends Omit<RegistryVerifiedData, 'entity_id'> {
+  seq: number;
+  org_id: string | null;
+}
+
+export interface EntityCreditRecord {
+  /** null until the first BehavioralStateChanged: the entity is then PROVISIONAL. */
+  behavior: BehaviorRecord | null;
+  inquiries: InquiryRecord[];
+  verifications: VerificationRecord[];
+}
+
+export interface CreditState {
+  entities: Record<string, EntityCreditRecord>;
+}
+
+export function initCreditState(): CreditState {
+  return { entities: {} };
+}
+
+function recordOf(state: CreditState, entityId: string): EntityCreditRecord {
+  return (state.entities[entityId] ??= { behavior: null, inquiries: [], verifications: [] });
+}
+
+function applyBehavior(record: EntityCreditRecord, data: CreditEventMap['BehavioralStateChanged']): void {
+  const transition = {
+    from: data.from,
+    to: data.to,
+    cause: {
+      code: data.cause.code,
+      detail: data.cause.detail,
+      evidence: data.cause.evidence.map((e) => ({ ...e })),
+    },
+    effective_on: data.effective_on,
+  };
+  record.behavior ??= { state: data.from, since: data.effective_on, previous_state: null, transitions: [] };
+  recordTransition(record.behavior, transition);
+}
+
+/** Folds one ledger event; events of other capabilities pass through untouched. */
+export function evolveCredit(state: CreditState, event: SealedEvent): CreditState {
+  const org_id = event.meta.org_id;
+  switch (event.type) {
+    case 'BehavioralStateChanged': {
+      const data = event.data as CreditEventMap['BehavioralStateChanged'];
+      applyBehavior(recordOf(state, data.entity_id), data);
+      return state;
+    }
+    case 'CreditReportIssued': {
+      const { entity_id, as_of, composite_score, grade, provenance_hash } =
+        event.data as CreditEventMap['CreditReportIssued'];
+      recordOf(state, entity_id).inquiries.push({
+        seq: event.seq,
+        org_id,
+        as_of,
+        composite_score,
+        grade,
+        provenance_hash,
+      });
+      return state;
+    }
+    case 'RegistryVerified': {
+      const { entity_id, ...check } = event.data as CreditEventMap['RegistryVerified'];
+      recordOf(state, entity_id).verifications.push({ seq: event.seq, org_id, ...check });
+      return state;
+    }
+    default:
+      return state;
+  }
+}
+
+/** The composite score history the drop rule reads: one point per issued report. */
+export function scoreHistory(record: EntityCreditRecord | undefined): ScorePoint[] {
+  return (record?.inquiries ?? []).map((i) => ({
+    on: i.as_of.slice(0, 10),
+    composite_score: i.composite_score,
+  }));
+}
