@@ -2,9 +2,8 @@
  * The behavioral decider: from the stored state, the facts and `now`, the `BehavioralStateChanged`
  * events still due (DOMAIN §5). Pure; a scheduled evaluator (and the `score` action) appends them.
  */
-import type { BehavioralStateChangedData } from './events.js';
-import { behavioralStateChanged } from './events.js';
 import type { EventInput } from '../platform/ledger/index.js';
+import { behavioralStateChanged, type BehavioralStateChangedData } from './events.js';
 import { MAX_TRANSITIONS_PER_ASSESSMENT } from './constants.js';
 import { dayOf } from './dates.js';
 import { evaluateBehavior } from './behavior.js';

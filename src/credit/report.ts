@@ -6,7 +6,7 @@
  */
 import { multiHash, type MultiHash } from '../platform/crypto/hash.js';
 import { canonicalJson } from '../platform/ledger/canonical.js';
-import type { LedgerHead } from '../platform/ledger/index.js';
+import type { EventInput, LedgerHead } from '../platform/ledger/index.js';
 import type { IsoInstant } from '../projects/facts.js';
 import { conflictsOf, type Conflicts } from './conflicts.js';
 import { dayOf } from './dates.js';
@@ -27,7 +27,6 @@ import type { CreditState } from './read-model.js';
 import { remediationVelocity, type Remediation } from './remediation.js';
 import { scoreSignals, type CreditScore } from './score.js';
 import { behaviorSnapshot, type BehaviorSnapshot } from './state-machine.js';
-import type { EventInput } from '../platform/ledger/index.js';
 
 /** SPEC §4 `contractor_registry` in the report. */
 export type ContractorRegistryCheck = Pick<

@@ -7,7 +7,7 @@ import type {
   Project,
   TitleDateDown,
 } from '../../../src/projects/facts.js';
-import { GC, NOW, SUB, TODAY, World, dimension, waiver } from './fixtures.js';
+import { GC, NOW, SUB, TODAY, World, dimension, fundedWithWaivers } from './fixtures.js';
 
 describe('credit signals: recency weighting (DOMAIN §5)', () => {
   it('weighs a signal 0.5^(age/180): 1 today, ½ at 180 days, ¼ at 360', () => {
@@ -40,16 +40,7 @@ describe('payment_integrity', () => {
   function onTime(): { w: World; p: Project } {
     const w = new World();
     const p = w.project('prj_a');
-    for (const n of [1, 2, 3]) {
-      const d = w.draw(p, {
-        id: `DRW-${n}`,
-        application_no: n,
-        period_to: '2026-04-20',
-        completed: { 1: 100_000_00 },
-        funded_on: '2026-04-26',
-      });
-      w.document(waiver(`WAIV-${n}`, p, d, GC, '2026-05-01'));
-    }
+    fundedWithWaivers(w, p, ['2026-04-26', '2026-04-26', '2026-04-26'], '2026-05-01');
     return { w, p };
   }
 
@@ -87,16 +78,7 @@ describe('payment_integrity', () => {
   it('is raised by more on-time waivers diluting a late one (1 late of 6 → 40/6 off)', () => {
     const { w, p } = onTime();
     w.projects.draws['DRW-1']!.funded_on = '2026-03-02';
-    for (const n of [4, 5, 6]) {
-      const d = w.draw(p, {
-        id: `DRW-${n}`,
-        application_no: n,
-        period_to: '2026-04-20',
-        completed: { 1: 100_000_00 },
-        funded_on: '2026-04-26',
-      });
-      w.document(waiver(`WAIV-${n}`, p, d, GC, '2026-05-01'));
-    }
+    fundedWithWaivers(w, p, ['2026-04-26', '2026-04-26', '2026-04-26'], '2026-05-01');
     expect(dimension(w, 'payment_integrity').score).to.equal(93.3);
   });
 

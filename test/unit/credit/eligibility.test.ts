@@ -14,7 +14,7 @@ import {
   type Pral,
 } from '../../../src/credit/index.js';
 import type { OshaCitation } from '../../../src/projects/facts.js';
-import { GC, NOW, TODAY, World, waiver } from './fixtures.js';
+import { GC, NOW, TODAY, World, fundedWithWaivers } from './fixtures.js';
 
 /** DOMAIN §6 written out independently of the implementation: row index = how restrictive. */
 const LEVEL: Pral[] = ['RELEASE', 'RELEASE_WITH_CONDITIONS', 'HOLD', 'DENY'];
@@ -79,16 +79,14 @@ describe('eligibility (DOMAIN §6)', () => {
   function world(lateFunding = '2026-03-02'): World {
     const w = new World();
     const p = w.project('prj_a');
-    [lateFunding, '2026-04-26', '2026-04-26'].forEach((funded, i) => {
-      const d = w.draw(p, {
-        id: `DRW-${i + 1}`,
-        application_no: i + 1,
-        period_to: '2026-02-20',
-        completed: { 1: 500_000_00 },
-        funded_on: funded,
-      });
-      w.document(waiver(`WAIV-${i + 1}`, p, d, GC, '2026-05-01'));
-    });
+    fundedWithWaivers(
+      w,
+      p,
+      [lateFunding, '2026-04-26', '2026-04-26'],
+      '2026-05-01',
+      500_000_00,
+      '2026-02-20',
+    );
     for (const n of [1, 2, 3]) {
       w.observe<OshaCitation>({
         id: `OBS-${n}`,

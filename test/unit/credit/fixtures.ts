@@ -3,10 +3,10 @@
  * findings with a pinned clock. Every date is explicit; nothing reads the wall clock.
  */
 import type { FindingRecord } from '../../../src/governance/findings.js';
+import { deriveDrawLines, retainageOn, summarize } from '../../../src/projects/pay-application.js';
 import type {
   Document,
   Draw,
-  DrawLine,
   IsoDate,
   Observation,
   ObservationsState,
@@ -102,38 +102,19 @@ export interface DrawSpec {
   invoices?: string[];
 }
 
-function drawLine(project: Project, line: number, completed: number, thisPeriod: number): DrawLine {
-  const sov = project.sov.find((l) => l.line === line)!;
-  const c = sov.scheduled_value;
-  return {
-    line,
-    description: sov.description,
-    original_scheduled_value: c,
-    change_order_delta: 0,
-    scheduled_value: c,
-    previous: completed - thisPeriod,
-    this_period: thisPeriod,
-    stored_materials: 0,
-    completed_and_stored: completed,
-    percent_complete: c === 0 ? 0 : Math.round((completed / c) * 10_000) / 100,
-    balance_to_finish: c - completed,
-    retainage: Math.round((completed * project.retainage_pct) / 100),
-  };
-}
-
+/** A draw with its G702/G703 columns derived by the projects capability's own arithmetic. */
 export function makeDraw(project: Project, spec: DrawSpec): Draw {
-  const lines = project.sov.map((l) =>
-    drawLine(
-      project,
-      l.line,
-      spec.completed?.[l.line] ?? 0,
-      spec.this_period?.[l.line] ?? spec.completed?.[l.line] ?? 0,
-    ),
+  const stated = project.sov.map((l) => {
+    const completed = spec.completed?.[l.line] ?? 0;
+    const thisPeriod = spec.this_period?.[l.line] ?? completed;
+    return { line: l.line, previous: completed - thisPeriod, this_period: thisPeriod, stored_materials: 0 };
+  });
+  const lines = deriveDrawLines(project.sov, new Map(), stated, project.retainage_pct);
+  const retainage = retainageOn(
+    lines.reduce((s, l) => s + l.completed_and_stored, 0),
+    project.retainage_pct,
   );
-  const total = lines.reduce((s, l) => s + l.completed_and_stored, 0);
-  const contract = lines.reduce((s, l) => s + l.scheduled_value, 0);
-  const retainage = Math.round((total * project.retainage_pct) / 100);
-  const status = spec.status ?? (spec.funded_on ? 'FUNDED' : 'SUBMITTED');
+  const summary = summarize(lines, retainage, 0);
   return {
     ...recorded(),
     id: spec.id,
@@ -148,24 +129,14 @@ export function makeDraw(project: Project, spec: DrawSpec): Draw {
     retainage_expected: retainage,
     previous_certificates_total: 0,
     previous_funded_total: 0,
-    requested_amount: total - retainage,
+    requested_amount: summary.current_payment_due,
     invoices: spec.invoices ?? [],
-    summary: {
-      original_contract_sum: contract,
-      net_change_orders: 0,
-      contract_sum_to_date: contract,
-      total_completed_and_stored: total,
-      retainage,
-      total_earned_less_retainage: total - retainage,
-      previous_certificates: 0,
-      current_payment_due: total - retainage,
-      balance_to_finish_including_retainage: contract - total + retainage,
-    },
+    summary,
     signatures: [],
-    status,
+    status: spec.status ?? (spec.funded_on ? 'FUNDED' : 'SUBMITTED'),
     compiled_seq: null,
     funded_on: spec.funded_on ?? null,
-    funded_amount: spec.funded_amount ?? (spec.funded_on ? total - retainage : null),
+    funded_amount: spec.funded_amount ?? (spec.funded_on ? summary.current_payment_due : null),
     payment_id: null,
     payment_rail: null,
     last_fact_seq: 1,
@@ -279,4 +250,30 @@ export function waiver(
 /** One dimension of the entity's score in the world, as of NOW. */
 export function dimension(world: World, d: Dimension, entity = GC): DimensionScore {
   return scoreEntity(world.facts(entity), NOW).dimensions[d];
+}
+
+/**
+ * Funded draws of `completed` cents on line 1, one per funding day, each with an unconditional
+ * waiver from the GC signed on `signed_on` for the amount paid.
+ */
+export function fundedWithWaivers(
+  world: World,
+  project: Project,
+  fundedOn: readonly IsoDate[],
+  signedOn: IsoDate,
+  completed = 100_000_00,
+  periodTo: IsoDate = '2026-04-20',
+): Draw[] {
+  return fundedOn.map((funded) => {
+    const n = world.projects.by_project[project.id]!.draw_ids.length + 1;
+    const d = world.draw(project, {
+      id: `DRW-${n}`,
+      application_no: n,
+      period_to: periodTo,
+      completed: { 1: completed },
+      funded_on: funded,
+    });
+    world.document(waiver(`WAIV-${n}`, project, d, GC, signedOn));
+    return d;
+  });
 }

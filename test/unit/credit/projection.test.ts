@@ -8,32 +8,16 @@ import {
   scoreHistory,
   type CreditState,
 } from '../../../src/credit/index.js';
-import { GENESIS_HASH, seal, type EventInput, type SealedEvent } from '../../../src/platform/ledger/index.js';
+import type { EventInput, SealedEvent } from '../../../src/platform/ledger/index.js';
+import { sealGiven } from '../../support/decider.js';
 import { GC, NOW, World, cleanRegistry } from './fixtures.js';
 
-let n = 0;
-/** Seals events after `prev` with fixed ids, times and an org, as the ledger would. */
+/** Seals events after `prev` as the ledger would, recorded for `org`. */
 function sealAll(inputs: EventInput[], prev: SealedEvent | undefined, org = 'org_lender_a'): SealedEvent[] {
-  const out: SealedEvent[] = [];
-  let head = prev ? { seq: prev.seq, hash: prev.hash } : { seq: 0, hash: GENESIS_HASH };
-  for (const input of inputs) {
-    n += 1;
-    const { event } = seal(
-      {
-        id: input.id ?? `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
-        stream: input.stream,
-        type: input.type,
-        schema: input.schema ?? 1,
-        data: input.data,
-        meta: { org_id: org, actor: 'system', request_id: 'req-credit-0001' },
-        recorded_at: NOW.toISOString(),
-      },
-      head,
-    );
-    out.push(event);
-    head = { seq: event.seq, hash: event.hash };
-  }
-  return out;
+  return sealGiven(
+    inputs.map((e) => ({ ...e, org_id: org })),
+    prev ? { seq: prev.seq, hash: prev.hash } : undefined,
+  );
 }
 
 function fold(events: readonly SealedEvent[], from: CreditState = credit.init()): CreditState {

@@ -13,23 +13,14 @@ import {
 import { multiHash, sha256Hex } from '../../../src/platform/crypto/hash.js';
 import { canonicalJson } from '../../../src/platform/ledger/canonical.js';
 import type { OshaCitation } from '../../../src/projects/facts.js';
-import { GC, NOW, TODAY, World, waiver } from './fixtures.js';
+import { GC, NOW, TODAY, World, fundedWithWaivers } from './fixtures.js';
 
 const HEAD = { seq: 42, hash: 'a'.repeat(64) };
 
 function world(): World {
   const w = new World();
   const p = w.project('prj_a');
-  for (const n of [1, 2, 3]) {
-    const d = w.draw(p, {
-      id: `DRW-${n}`,
-      application_no: n,
-      period_to: '2026-04-20',
-      completed: { 1: 500_000_00 },
-      funded_on: '2026-04-26',
-    });
-    w.document(waiver(`WAIV-${n}`, p, d, GC, '2026-05-01'));
-  }
+  fundedWithWaivers(w, p, ['2026-04-26', '2026-04-26', '2026-04-26'], '2026-05-01', 500_000_00);
   w.finding({
     id: 'FND-1',
     code: 'ROLL_FORWARD_MISMATCH',

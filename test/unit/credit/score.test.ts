@@ -14,7 +14,7 @@ import {
   type Signal,
 } from '../../../src/credit/index.js';
 import type { OshaCitation } from '../../../src/projects/facts.js';
-import { GC, NOW, TODAY, World, waiver } from './fixtures.js';
+import { GC, NOW, TODAY, World, fundedWithWaivers } from './fixtures.js';
 
 const day = { today: TODAY };
 
@@ -145,17 +145,7 @@ describe('credit scoring (DOMAIN §5)', () => {
   describe('given an excluded entity with an otherwise spotless record', () => {
     function spotless(): World {
       const w = new World();
-      const p = w.project('prj_a');
-      for (const n of [1, 2, 3]) {
-        const d = w.draw(p, {
-          id: `DRW-${n}`,
-          application_no: n,
-          period_to: '2026-04-20',
-          completed: { 1: 100_000_00 },
-          funded_on: '2026-04-26',
-        });
-        w.document(waiver(`WAIV-${n}`, p, d, GC, '2026-05-01'));
-      }
+      fundedWithWaivers(w, w.project('prj_a'), ['2026-04-26', '2026-04-26', '2026-04-26'], '2026-05-01');
       return w;
     }
 
