@@ -3,6 +3,7 @@
  * server, `projections:rebuild` and the tests all fold the same set.
  */
 import type { AnyProjection } from '../src/platform/projections/runtime.js';
+import { credit } from './credit.js';
 import { governance } from './governance.js';
 import { keys } from './keys.js';
 import { ledgerIndex } from './ledger-index.js';
@@ -10,8 +11,24 @@ import { observationsProjection } from './observations.js';
 import { projectsProjection } from './projects.js';
 import { registryProjection } from './registry.js';
 
-export { governance, keys, ledgerIndex, observationsProjection, projectsProjection, registryProjection };
+export {
+  credit,
+  governance,
+  keys,
+  ledgerIndex,
+  observationsProjection,
+  projectsProjection,
+  registryProjection,
+};
 
 export function allProjections(): AnyProjection[] {
-  return [ledgerIndex, keys, registryProjection, projectsProjection, observationsProjection, governance];
+  return [
+    ledgerIndex,
+    keys,
+    registryProjection,
+    projectsProjection,
+    observationsProjection,
+    governance,
+    credit,
+  ];
 }

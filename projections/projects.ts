@@ -28,7 +28,7 @@ type Known = { [T in ProjectsEventType]: SealedEvent<T, ProjectsEventMap[T]> }[P
 
 export const projectsProjection: Projection<ProjectsState> = {
   name: 'projects',
-  version: 1,
+  version: 2,
   init: () => ({
     projects: {},
     change_orders: {},
@@ -159,7 +159,9 @@ function signDraw(s: ProjectsState, d: DrawSignedData, e: SealedEvent): void {
   if (!draw) return;
   const { role, signer_name, signed_on } = d;
   draw.signatures.push({ role, signer_name, signed_on, recorded_at: e.recorded_at, recorded_seq: e.seq });
-  touchDraw(s, d.draw_id, e.seq);
+  // A signature certifies the draw; it changes nothing a compile reads, so it does not make the
+  // latest compilation stale (SPEC §6 gate: "newer than every event that affects the draw"). The
+  // `signatures` gate checks signatures itself. Without this, compile → sign → push could never pass.
 }
 
 /** A milestone observation completes the project's milestone; any observation is a project fact. */

@@ -8,13 +8,19 @@ import { keys } from '../projections/keys.js';
 import { mountLedgerApi } from './audit/ledger-routes.js';
 import { mountAuditVerify } from './audit/verify-route.js';
 import { mountGovernance } from './governance/routes.js';
+import { mountDrawGovernance } from './governance/draw-routes.js';
+import { mountCertification } from './certification/routes.js';
+import { mountNotarization } from './notarization/routes.js';
+import { mountPayments } from './payments/routes.js';
+import { creditActions } from './lender-api/credit-actions.js';
+import { creditView } from './lender-api/entity-facts.js';
+import { historyAction } from './lender-api/history.js';
 import { mountProjects } from './projects/routes.js';
 import { mountRegistry } from './registry/routes.js';
 import { mountRegistryImport } from './registry/import-route.js';
 import { mountRails } from './rails/routes.js';
 import { usageAction, mountLenderApi } from './lender-api/routes.js';
 import type { LenderAction } from './lender-api/actions.js';
-import type { ContractorScore } from './governance/context.js';
 import { resolveKey, signingSecretFor } from './orgs/keys.js';
 import type { Clock } from './platform/clock.js';
 import type { BackgroundVerifier } from './platform/ledger/background-verifier.js';
@@ -42,8 +48,6 @@ export interface AppDeps {
   logger: Logger;
   verifier: BackgroundVerifier;
   publicBaseUrl: string;
-  /** The GC's credit composite for adequacy (DOMAIN §4); unknown → the neutral prior. */
-  contractorScore?: ContractorScore;
   /** Where the service keeps its files (imports, payment instructions). */
   dataDir: string;
   probes?: ReadinessProbes;
@@ -76,6 +80,7 @@ export function createApp(deps: AppDeps): Express {
     resolveKey: (presented) => resolveKey(deps.runtime.state(keys), deps.secrets.keyPepper, presented),
     routes,
     publicBaseUrl: deps.publicBaseUrl,
+    dataDir: deps.dataDir,
   };
 
   app.use(requestContext());
@@ -99,14 +104,23 @@ export function createApp(deps: AppDeps): Express {
   app.use(signResponses(deps.clock, (keyId) => signingSecretFor(deps.secrets.signingKey, keyId)));
 
   mountHealth(service, deps.probes ?? {});
-  const lenderActions: LenderAction[] = [usageAction(service)];
+  const credit = creditView(service);
+  const lenderActions: LenderAction[] = [
+    ...creditActions(service),
+    historyAction(service),
+    usageAction(service),
+  ];
   mountLenderApi(service, lenderActions);
   mountLedgerApi(service);
   mountRegistry(service);
-  mountRegistryImport(service, deps.dataDir);
+  mountRegistryImport(service);
   mountProjects(service);
   mountRails(service);
-  mountGovernance(service, deps.contractorScore ?? (() => null));
+  mountGovernance(service, credit);
+  mountDrawGovernance(service, credit);
+  mountCertification(service, credit);
+  mountNotarization(service);
+  mountPayments(service, credit);
   mountAuditVerify(service);
 
   app.use(routes.fallback());

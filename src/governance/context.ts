@@ -18,10 +18,8 @@ import { scanAll } from '../rails/scan-all.js';
 import type { RailPosture } from './rail-posture.js';
 import { assessAdequacy, type Adequacy, type AdequacyInput } from './adequacy.js';
 import type { Finding } from './findings.js';
+import type { ContractorStanding, Pral } from './compile/evidence.js';
 import { scanInputFor, type ExclusionRegistry, type ScanInput } from './scan.js';
-
-/** Looks up a governed entity's credit composite (the credit capability provides it). */
-export type ContractorScore = (entity_id: string, now: Date) => number | null;
 
 export function exclusionRegistry(state: RegistryState): ExclusionRegistry {
   return {
@@ -75,7 +73,7 @@ export async function projectContext(
 export function adequacyOf(
   s: Service,
   ctx: ProjectContext,
-  contractorScore: ContractorScore,
+  credit: CreditView,
   findings: readonly Finding[] = openFindingsOf(s.runtime.state(governance), ctx.project.id),
 ): Adequacy {
   const now = s.clock.now();
@@ -84,9 +82,35 @@ export function adequacyOf(
     draws: ctx.input.draws,
     change_orders: ctx.input.change_orders,
     findings: [...findings],
-    contractor_score: contractorScore(ctx.project.general_contractor, now),
+    contractor_score: credit.score(ctx.project.general_contractor, now),
     gc_excluded: ctx.gc_excluded,
     rail_composite: ctx.rails.composite,
   };
   return assessAdequacy(input, now);
+}
+
+/** What governance needs from the credit capability about an entity (DOMAIN §4 contractor, §6 PRAL). */
+export interface CreditView {
+  score(entity_id: string, now: Date): number | null;
+  pral(entity_id: string, now: Date): Pral;
+}
+
+/** The GC's standing for the compile DAG's identity and PRAL engines. */
+export function contractorStanding(s: Service, ctx: ProjectContext, credit: CreditView): ContractorStanding {
+  const now = s.clock.now();
+  const state = s.runtime.state(registryProjection);
+  const gc = state.entities[ctx.project.general_contractor];
+  const check = gc
+    ? verifyContractorRegistry(
+        state,
+        { legal_name: gc.legal_name, aliases: gc.aliases, uei: gc.uei, cage: gc.cage },
+        isoDate(now),
+      )
+    : null;
+  return {
+    entity_id: ctx.project.general_contractor,
+    registration: check?.registration ?? 'inactive',
+    excluded: ctx.gc_excluded,
+    pral: credit.pral(ctx.project.general_contractor, now),
+  };
 }

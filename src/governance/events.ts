@@ -67,7 +67,7 @@ export interface DrawCompiledData {
   project_id: string;
   draw_verdict: DrawVerdict;
   /** READY iff draw_verdict is FUNDABLE or FUNDABLE_WITH_CONDITIONS (DOMAIN §9). */
-  verdict_status: 'READY' | 'NOT_READY';
+  verdict_status: 'READY' | 'BLOCKED';
   layers_executed: number;
   compiled_on: IsoDate;
   payload_hash: string;

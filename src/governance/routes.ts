@@ -12,7 +12,7 @@ import { provenanceOf } from '../platform/http/provenance.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
 import { isoDate } from '../platform/clock.js';
-import { adequacyOf, projectContext, type ContractorScore } from './context.js';
+import { adequacyOf, projectContext, type CreditView } from './context.js';
 import { governanceEvent, payloadHash, projectStream, type AdequacyAssessedData } from './events.js';
 import { decideScan, scanProject } from './scan.js';
 
@@ -20,7 +20,7 @@ const projectId = z.string().min(1).max(80);
 export const KernelScanBody = z.strictObject({ action: z.literal('full_scan'), project_id: projectId });
 export const AdequacyBody = z.strictObject({ action: z.literal('project'), project_id: projectId });
 
-export function mountGovernance(s: Service, contractorScore: ContractorScore): void {
+export function mountGovernance(s: Service, credit: CreditView): void {
   const write = projectGuard(s, 'governance:write', { appends: true });
 
   s.routes.add('POST', '/api/kernel-core', ...write, async (req, res) => {
@@ -30,7 +30,7 @@ export function mountGovernance(s: Service, contractorScore: ContractorScore): v
       const now = s.clock.now();
       const result = scanProject(ctx.input, now);
       const findings = [...result.contradictions, ...result.temporal];
-      const adequacy = adequacyOf(s, ctx, contractorScore, findings);
+      const adequacy = adequacyOf(s, ctx, credit, findings);
       const payload = {
         scan_id: idFromUuid('SCN-', eventId),
         project_id: ctx.project.id,
@@ -49,12 +49,10 @@ export function mountGovernance(s: Service, contractorScore: ContractorScore): v
       return { events, result: payload };
     });
     const event = committed.events[0]!;
-    res
-      .status(201)
-      .json({
-        ...committed.result,
-        provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
-      });
+    res.status(201).json({
+      ...committed.result,
+      provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
+    });
   });
 
   s.routes.add('POST', '/api/adequacy', ...write, async (req, res) => {
@@ -62,7 +60,7 @@ export function mountGovernance(s: Service, contractorScore: ContractorScore): v
     const ctx = await projectContext(s, authOf(req).org_id, body.project_id);
     const committed = await runCommand(s.ledger, req, (_head, eventId) => {
       const now = s.clock.now();
-      const adequacy = adequacyOf(s, ctx, contractorScore);
+      const adequacy = adequacyOf(s, ctx, credit);
       const payload = {
         assessment_id: idFromUuid('ADQ-', eventId),
         project_id: ctx.project.id,
@@ -91,11 +89,9 @@ export function mountGovernance(s: Service, contractorScore: ContractorScore): v
       };
     });
     const event = committed.events[0]!;
-    res
-      .status(201)
-      .json({
-        ...committed.result,
-        provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
-      });
+    res.status(201).json({
+      ...committed.result,
+      provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
+    });
   });
 }

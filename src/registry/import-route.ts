@@ -65,8 +65,8 @@ export function confinedPath(dir: string, path: string): string {
   return real;
 }
 
-export function mountRegistryImport(s: Service, dataDir: string): void {
-  const importsDir = join(dataDir, 'imports');
+export function mountRegistryImport(s: Service): void {
+  const importsDir = join(s.dataDir, 'imports');
   const json = jsonBody(BULK_BODY_LIMIT);
   s.routes.add(
     'POST',

@@ -54,7 +54,9 @@ function draft(
     code: 'INSPECTION_FRESHNESS',
     severity,
     draw_id: draw.id,
-    entity_id: input.project.general_contractor,
+    // The lender's inspector owes the inspection, not the contractor: attributing it to the GC
+    // would put a contractor on probation (DOMAIN §5) for the lender's own diligence gap.
+    entity_id: input.project.inspector,
     subject: 'inspection',
     title:
       severity === 'BLOCKING'

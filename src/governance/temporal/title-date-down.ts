@@ -90,7 +90,9 @@ function draft(
     code: 'TITLE_DATE_DOWN',
     severity,
     draw_id: draw.id,
-    entity_id: input.project.general_contractor,
+    // A missing or stale date-down is the lender's title work (the title company is not a governed
+    // entity); new liens on title come from unpaid lower tiers, which is the GC's payment record.
+    entity_id: subject === 'liens' ? input.project.general_contractor : null,
     subject,
     title: `Application ${draw.application_no}: ${heading}`,
     detail,

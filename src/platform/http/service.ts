@@ -32,6 +32,8 @@ export interface Service {
   routes: RouteTable;
   /** Base of absolute URLs the API hands out (badge links). */
   publicBaseUrl: string;
+  /** Where the service keeps files beside the ledger (imports, payment instructions). */
+  dataDir: string;
 }
 
 export interface GuardOptions {

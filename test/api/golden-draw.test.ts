@@ -1,0 +1,331 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import type { IssuedKey } from '../../src/orgs/keys.js';
+import { startService, type TestService } from '../support/service.js';
+
+const D = (dollars: number): number => Math.round(dollars * 100);
+
+/**
+ * One draw from submission to payment, through every governance step, as a lender's integration
+ * would drive it: submit → scan BLOCKED → documents fixed → scan CLEAN → compile FUNDABLE →
+ * signatures → notarize waivers → payment push 201 → audit-verify AUTHENTIC on each recorded hash.
+ */
+describe('golden draw: from submission to payment (SPEC §6)', function () {
+  this.timeout(60_000);
+  let svc: TestService;
+  let lender: IssuedKey;
+  let projectId: string;
+  let drawId: string;
+  let gc: string;
+  const auth = () => ({ Authorization: `Bearer ${lender.key}` });
+  const post = (path: string, body: unknown) =>
+    request(svc.app)
+      .post(path)
+      .set(auth())
+      .send(body as object);
+  const created = async (path: string, body: unknown): Promise<string> => {
+    const res = await post(path, body);
+    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(201);
+    return String(res.body.id);
+  };
+
+  beforeEach(async () => {
+    svc = await startService({ now: '2026-06-03T15:00:00Z' });
+    lender = await svc.key('First Builders Bank');
+    const owner = await created('/api/entities', { legal_name: 'Harbor View Owner LLC', roles: ['owner'] });
+    gc = await created('/api/entities', {
+      legal_name: 'Keystone Builders, Inc.',
+      roles: ['general_contractor'],
+      ein: '12-3456789',
+    });
+    const architect = await created('/api/entities', {
+      legal_name: 'Lumen Architecture PLLC',
+      roles: ['architect'],
+    });
+    projectId = await created('/api/projects', {
+      name: 'Harbor View Lofts',
+      borrower: owner,
+      general_contractor: gc,
+      architect,
+      jurisdiction: 'CA',
+      loan_amount: D(800_000),
+      equity: D(200_000),
+      contract_sum: D(1_000_000),
+      retainage_pct: 10,
+      interest_rate_pct: 7.5,
+      start_date: '2026-01-05',
+      completion_date: '2026-12-18',
+      maturity_date: '2027-06-30',
+      sov: [
+        { line: 1, description: 'Sitework', scheduled_value: D(400_000), trade: 'sitework' },
+        { line: 2, description: 'Framing', scheduled_value: D(600_000), trade: 'carpentry' },
+      ],
+      required_coverages: [],
+    });
+    const inv1 = await created(`/api/projects/${projectId}/documents`, {
+      type: 'INVOICE',
+      vendor: gc,
+      number: 'KB-1001',
+      amount: D(100_000),
+      line: 1,
+    });
+    const inv2 = await created(`/api/projects/${projectId}/documents`, {
+      type: 'INVOICE',
+      vendor: gc,
+      number: 'KB-1002',
+      amount: D(50_000),
+      line: 2,
+    });
+    drawId = await created(`/api/projects/${projectId}/draws`, {
+      application_no: 1,
+      period_from: '2026-05-01',
+      period_to: '2026-05-31',
+      retainage_pct: 10,
+      lines: [
+        { line: 1, previous: 0, this_period: D(100_000), stored_materials: 0 },
+        { line: 2, previous: 0, this_period: D(50_000), stored_materials: 0 },
+      ],
+      invoices: [inv1, inv2],
+      requested_amount: D(135_000),
+    });
+  });
+  afterEach(async () => {
+    await svc.close();
+  });
+
+  async function fixDocuments(): Promise<string> {
+    const inspector = await created('/api/entities', {
+      legal_name: 'Clearline Inspections LLC',
+      roles: ['inspector'],
+    });
+    await created(`/api/projects/${projectId}/documents`, {
+      type: 'INSPECTION_REPORT',
+      draw_id: drawId,
+      inspector,
+      inspected_on: '2026-06-02',
+      lines: [
+        { line: 1, percent_complete: 25 },
+        { line: 2, percent_complete: 8.33 },
+      ],
+      stored_materials_verified: true,
+    });
+    await created(`/api/projects/${projectId}/documents`, {
+      type: 'TITLE_DATE_DOWN',
+      effective_on: '2026-06-03',
+      new_liens: [],
+    });
+    return created(`/api/projects/${projectId}/documents`, {
+      type: 'LIEN_WAIVER',
+      claimant: gc,
+      draw_id: drawId,
+      waiver_type: 'CONDITIONAL_PROGRESS',
+      amount: D(135_000),
+      through_date: '2026-05-31',
+      signed_on: '2026-06-03',
+      executed: true,
+    });
+  }
+
+  async function signAll(): Promise<void> {
+    for (const role of ['Contractor', 'Architect', 'Lender']) {
+      const res = await post(`/api/draws/${drawId}/signatures`, {
+        role,
+        signer_name: `${role} Signer`,
+        signed_on: '2026-06-03',
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    }
+  }
+
+  it('walks the draw through every step and every recorded hash verifies as AUTHENTIC', async () => {
+    const blocked = await post('/api/kernel-core', { action: 'full_scan', project_id: projectId });
+    expect(blocked.body.scan_verdict).to.equal('BLOCKED');
+    const waiver = await fixDocuments();
+    const clean = await post('/api/kernel-core', { action: 'full_scan', project_id: projectId });
+    expect(clean.status).to.equal(201);
+    expect(
+      [...clean.body.contradictions.items, ...clean.body.temporal.items],
+      JSON.stringify(clean.body),
+    ).to.deep.equal([]);
+    expect(clean.body.scan_verdict).to.equal('CLEAN');
+
+    const compiled = await post('/api/dependency-graph', {
+      action: 'compile_for_draw',
+      project_id: projectId,
+    });
+    expect(compiled.status, JSON.stringify(compiled.body)).to.equal(201);
+    expect(compiled.body.compilation).to.include({
+      draw_id: drawId,
+      draw_verdict: 'FUNDABLE',
+      verdict_status: 'READY',
+      layers_executed: 6,
+    });
+    expect(compiled.body.compilation.evidence_available).to.include.members([
+      'pral_verdict',
+      'adequacy_vector',
+      'draw_verdict',
+    ]);
+    expect(
+      (compiled.body.compilation.trace as { status: string }[]).every((t) => t.status === 'FIRED'),
+    ).to.equal(true);
+
+    const simulated = await post('/api/simulate', { action: 'simulate_draw', draw_id: drawId });
+    expect(simulated.status, JSON.stringify(simulated.body)).to.equal(201);
+    expect(simulated.body.recommendation).to.equal('APPROVE');
+    expect(simulated.body.scenarios.map((x: { name: string }) => x.name)).to.deep.equal([
+      'Approve Now',
+      'Delay 30 Days',
+      'Reject',
+    ]);
+
+    await signAll();
+    const notarized = await post('/api/notarization', {
+      action: 'notarize',
+      document_type: 'LIEN_WAIVER',
+      document_id: waiver,
+      jurisdiction: 'CA',
+    });
+    expect(notarized.status, JSON.stringify(notarized.body)).to.equal(201);
+    expect(notarized.body.notarization_id).to.match(/^NOT-/);
+    expect(notarized.body.multi_hash).to.have.keys(['sha256', 'sha3', 'blake2b']);
+
+    const certified = await post('/api/certification', { action: 'issue', project_id: projectId });
+    expect(certified.status, JSON.stringify(certified.body)).to.equal(201);
+    expect(certified.body.certification.id).to.match(/^CERT-/);
+    const badge = await request(svc.app)
+      .get(`/api/certification?action=badge&cert=${String(certified.body.certification.id)}`)
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => done(null, text));
+      });
+    expect(badge.status).to.equal(200);
+    expect(badge.headers['content-type']).to.match(/^image\/svg\+xml/);
+    expect(String(badge.body)).to.include('VALID');
+    expect(String(badge.body)).to.match(/^<svg/);
+
+    const paid = await post('/api/payment-push', { draw_id: drawId });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    expect(paid.body.payment).to.include({
+      draw_id: drawId,
+      amount: D(135_000),
+      rail: 'ACH',
+      status: 'SUBMITTED',
+    });
+    expect(paid.body.payment.instruction.format).to.equal('pain.001');
+    const files = readdirSync(join(svc.dataDir, 'payments'));
+    expect(files).to.include(`${String(paid.body.payment.instruction.message_id)}.xml`);
+    const xml = readFileSync(join(svc.dataDir, 'payments', files[0]!), 'utf8');
+    expect(xml).to.include('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
+    expect(xml).to.include('<InstdAmt Ccy="USD">135000.00</InstdAmt>');
+    const draw = await request(svc.app).get(`/api/draws/${drawId}`).set(auth());
+    expect(draw.body.status).to.equal('FUNDED');
+
+    const again = await post('/api/payment-push', { draw_id: drawId });
+    expect(again.status).to.equal(409);
+
+    const hashes = [
+      clean.body.provenance.sha256,
+      compiled.body.provenance.sha256,
+      simulated.body.provenance.sha256,
+      certified.body.provenance.sha256,
+      notarized.body.multi_hash.sha256,
+      notarized.body.multi_hash.sha3,
+      notarized.body.multi_hash.blake2b,
+      paid.body.provenance.sha256,
+      paid.body.provenance.ledger.hash,
+    ];
+    for (const hash of hashes) {
+      const verdict = await post('/api/audit-verify', { hash });
+      expect(verdict.body.verdict, `${hash}: ${JSON.stringify(verdict.body)}`).to.equal('AUTHENTIC');
+    }
+  });
+
+  it('refuses payment with 422 naming each unmet gate alone, and records every refusal', async () => {
+    const waiver = await fixDocuments();
+    await post('/api/dependency-graph', { action: 'compile_for_draw', project_id: projectId });
+    const gatesOf = async () => {
+      const res = await post('/api/payment-push', { draw_id: drawId });
+      expect(res.status).to.equal(422);
+      expect(res.body.code).to.equal('GATE_UNMET');
+      return (res.body.gates as { gate: string; passed: boolean }[])
+        .filter((g) => !g.passed)
+        .map((g) => g.gate);
+    };
+    expect(await gatesOf()).to.deep.equal(['signatures', 'notarization']);
+    await signAll();
+    expect(await gatesOf()).to.deep.equal(['notarization']);
+    await post('/api/notarization', {
+      action: 'notarize',
+      document_type: 'LIEN_WAIVER',
+      document_id: waiver,
+      jurisdiction: 'CA',
+    });
+    // A new fact about the draw makes the compilation stale: only the verdict gate fails.
+    await created(`/api/projects/${projectId}/documents`, {
+      type: 'INVOICE',
+      vendor: gc,
+      number: 'KB-1003',
+      amount: D(1_000),
+      line: 1,
+      draw_id: drawId,
+    });
+    expect(await gatesOf()).to.deep.equal(['verdict_fundable']);
+    const ledger = await request(svc.app).get('/api/ledger?limit=500').set(auth());
+    const blockedEvents = (ledger.body.events as { type: string }[]).filter(
+      (e) => e.type === 'PaymentPushBlocked',
+    );
+    expect(blockedEvents).to.have.length(3);
+  });
+
+  it('funds exactly one of two concurrent pushes of the same draw', async () => {
+    const waiver = await fixDocuments();
+    await post('/api/dependency-graph', { action: 'compile_for_draw', project_id: projectId });
+    await signAll();
+    await post('/api/notarization', {
+      action: 'notarize',
+      document_type: 'LIEN_WAIVER',
+      document_id: waiver,
+      jurisdiction: 'CA',
+    });
+    const [a, b] = await Promise.all([
+      post('/api/payment-push', { draw_id: drawId }),
+      post('/api/payment-push', { draw_id: drawId }),
+    ]);
+    expect([a.status, b.status].sort()).to.deep.equal([201, 409]);
+    const ledger = await request(svc.app).get('/api/ledger?limit=500').set(auth());
+    expect(
+      (ledger.body.events as { type: string }[]).filter((e) => e.type === 'PaymentPushed'),
+    ).to.have.length(1);
+  });
+
+  it('refuses a notarization outside US jurisdictions and of an unknown document, changing nothing', async () => {
+    const waiver = await fixDocuments();
+    const before = await svc.head();
+    const foreign = await post('/api/notarization', {
+      action: 'notarize',
+      document_type: 'LIEN_WAIVER',
+      document_id: waiver,
+      jurisdiction: 'ZZ',
+    });
+    expect(foreign.status).to.equal(400);
+    const missing = await post('/api/notarization', {
+      action: 'notarize',
+      document_type: 'LIEN_WAIVER',
+      document_id: 'WAIV-aaaaaaaaaaaaaaaa',
+      jurisdiction: 'CA',
+    });
+    expect(missing.status).to.equal(404);
+    const wrongType = await post('/api/notarization', {
+      action: 'notarize',
+      document_type: 'INVOICE',
+      document_id: waiver,
+      jurisdiction: 'CA',
+    });
+    expect(wrongType.status).to.equal(404);
+    expect(await svc.head()).to.equal(before);
+  });
+});
