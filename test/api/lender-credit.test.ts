@@ -1,0 +1,225 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import type { IssuedKey } from '../../src/orgs/keys.js';
+import { REPO_ROOT } from '../support/cli.js';
+import { startService, type TestService } from '../support/service.js';
+
+const D = (dollars: number): number => Math.round(dollars * 100);
+
+describe('lender credit API (SPEC §4)', function () {
+  this.timeout(60_000);
+  let svc: TestService;
+  let a: IssuedKey;
+  let b: IssuedKey;
+  const lender = (k: IssuedKey, action: string, body?: unknown) => {
+    const req = request(svc.app)
+      .post(`/api/lender-credit?action=${action}`)
+      .set('x-plumbline-api-key', k.key);
+    return body === undefined ? req : req.send(body as object);
+  };
+  const bearer = (k: IssuedKey) => ({ Authorization: `Bearer ${k.key}` });
+
+  async function entity(k: IssuedKey, body: Record<string, unknown>): Promise<string> {
+    const res = await request(svc.app).post('/api/entities').set(bearer(k)).send(body);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    return String(res.body.id);
+  }
+
+  async function projectFor(k: IssuedKey, gc: string, name: string): Promise<string> {
+    const owner = await entity(k, { legal_name: `${name} Owner LLC`, roles: ['owner'] });
+    const res = await request(svc.app)
+      .post('/api/projects')
+      .set(bearer(k))
+      .send({
+        name,
+        borrower: owner,
+        general_contractor: gc,
+        jurisdiction: 'TX',
+        loan_amount: D(800_000),
+        equity: D(200_000),
+        contract_sum: D(1_000_000),
+        retainage_pct: 10,
+        interest_rate_pct: 7.5,
+        start_date: '2026-01-05',
+        completion_date: '2026-12-18',
+        maturity_date: '2027-06-30',
+        sov: [
+          { line: 1, description: 'General conditions', scheduled_value: D(1_000_000), trade: 'general' },
+        ],
+        required_coverages: [],
+      });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    return String(res.body.id);
+  }
+
+  beforeEach(async () => {
+    svc = await startService({ now: '2026-06-15T12:00:00Z' });
+    a = await svc.key('First Builders Bank');
+    b = await svc.key('Second Street Capital');
+  });
+  afterEach(async () => {
+    await svc.close();
+  });
+
+  it('scores a thin-file entity with LOW confidence and the neutral prior on every dimension', async () => {
+    await entity(a, { legal_name: 'Quiet Creek Masonry LLC', roles: ['subcontractor'], ein: '98-7654321' });
+    const res = await lender(a, 'score', { entity: '987654321' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.ok).to.equal(true);
+    expect(res.body.entity).to.equal('Quiet Creek Masonry LLC');
+    expect(res.body.credit.confidence).to.equal('LOW');
+    const dims = Object.values(
+      res.body.credit.dimensions as Record<string, { score: number; insufficient_data: boolean }>,
+    );
+    expect(dims).to.have.length(6);
+    expect(dims.filter((d) => d.insufficient_data).every((d) => d.score === 70)).to.equal(true);
+    expect(res.body.behavioral.state).to.equal('PROVISIONAL');
+    expect(res.body.remediation.velocity).to.equal('NO_VIOLATIONS');
+    expect(res.body.conflicts).to.include({ active_conflicts: 0, status: 'CLEAR' });
+    expect(res.body.contractor_registry).to.include({ registration: 'inactive', exclusions: 'clear' });
+    expect(res.body.provenance_hash).to.match(/^[0-9a-f]{64}$/);
+  });
+
+  it('reports an excluded contractor as F, SUSPENDED, excluded, with the exclusion as a conflict and PRAL DENY', async () => {
+    const admin = await svc.key('Plumbline Operations', ['admin']);
+    const csv = readFileSync(join(REPO_ROOT, 'test/fixtures/sam/exclusions-small.csv'));
+    const imported = await request(svc.app)
+      .post('/api/registry/import')
+      .set(bearer(admin))
+      .set('Content-Type', 'text/csv')
+      .send(csv);
+    expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+    await entity(a, {
+      legal_name: 'Acme Builders, Inc.',
+      roles: ['general_contractor'],
+      uei: 'ACMEBLDRS001',
+    });
+    const score = await lender(a, 'score', { entity: 'acme builders' });
+    expect(score.status, JSON.stringify(score.body)).to.equal(200);
+    expect(score.body.credit.grade).to.equal('F');
+    expect(score.body.credit.composite_score).to.be.at.most(49);
+    expect(score.body.behavioral.state).to.equal('SUSPENDED');
+    expect(score.body.contractor_registry.exclusions).to.equal('excluded');
+    expect(score.body.conflicts.status).to.equal('CONFLICTS_PRESENT');
+    expect(score.body.credit.reason_codes[0].code).to.equal('CS02');
+    const verify = await lender(a, 'verify', { entity: 'Acme Builders' });
+    expect(verify.body.contractor_registry).to.include({ exclusions: 'excluded', uei: 'ACMEBLDRS001' });
+    expect(verify.body.contractor_registry.exclusion_records.length).to.be.greaterThan(0);
+    const eligibility = await lender(a, 'eligibility', { entity: 'Acme Builders' });
+    expect(eligibility.body.payment_recommendation.pral).to.equal('DENY');
+    expect(eligibility.body.eligible_payment_rails).to.deep.equal([]);
+  });
+
+  it('round-trips: the provenance hash of a score is found by audit-verify as an AUTHENTIC credit report', async () => {
+    await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+    const score = await lender(a, 'score', { entity: 'Keystone Builders' });
+    const verdict = await request(svc.app)
+      .post('/api/audit-verify')
+      .set(bearer(a))
+      .send({ hash: score.body.provenance_hash });
+    expect(verdict.body).to.deep.include({ verdict: 'AUTHENTIC', reason: 'ARTIFACT_VERIFIED' });
+    expect(verdict.body.match).to.include({ kind: 'credit_report', type: 'CreditReportIssued' });
+  });
+
+  it('answers unknown entities with 404 and up to 5 candidates, ambiguous names with 409', async () => {
+    await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+    const near = await lender(a, 'score', { entity: 'Keystone Bilders' });
+    expect(near.status).to.equal(404);
+    expect(near.body.ok).to.equal(false);
+    expect(near.body.candidates[0]).to.include({ entity: 'Keystone Builders, Inc.' });
+    await entity(a, { legal_name: 'Summit Construction LLC', roles: ['general_contractor'] });
+    await entity(b, { legal_name: 'Summit Construction Co', roles: ['general_contractor'] });
+    const twins = await lender(a, 'score', { entity: 'Summit Construction' });
+    expect(twins.status).to.equal(409);
+    expect(twins.body.candidates).to.have.length(2);
+  });
+
+  it('pages history newest first and redacts the other org’s project ids', async () => {
+    const gc = await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+    const projectA = await projectFor(a, gc, 'Harbor View Lofts');
+    const projectB = await projectFor(b, gc, 'Riverside Commons');
+    const first = await lender(a, 'history', { entity: 'Keystone Builders', limit: 1 });
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    expect(first.body.events).to.have.length(1);
+    expect(first.body.next_before).to.be.a('number');
+    const all = await lender(a, 'history', { entity: 'Keystone Builders' });
+    const seqs = (all.body.events as { seq: number }[]).map((e) => e.seq);
+    expect(seqs).to.deep.equal([...seqs].sort((x, y) => y - x));
+    const second = await lender(a, 'history', {
+      entity: 'Keystone Builders',
+      limit: 1,
+      before: first.body.next_before,
+    });
+    expect(second.body.events[0].seq).to.equal(seqs[1]);
+    const projectIds = (all.body.events as { project_id: string | null }[]).map((e) => e.project_id);
+    expect(projectIds).to.include(projectA);
+    expect(projectIds).to.not.include(projectB);
+    const theirs = await lender(b, 'history', { entity: 'Keystone Builders' });
+    const theirIds = (theirs.body.events as { project_id: string | null }[]).map((e) => e.project_id);
+    expect(theirIds).to.include(projectB);
+    expect(theirIds).to.not.include(projectA);
+    const bad = await lender(a, 'history', { entity: 'Keystone Builders', limit: 501 });
+    expect(bad.status).to.equal(400);
+  });
+
+  it('lists the portfolio: every governed entity by default, the caller’s counterparties with scope portfolio', async () => {
+    const gc = await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+    await projectFor(a, gc, 'Harbor View Lofts');
+    await entity(b, { legal_name: 'Unrelated Supply Co', roles: ['supplier'] });
+    const all = await lender(a, 'portfolio');
+    expect(all.status, JSON.stringify(all.body)).to.equal(200);
+    const names = (all.body.data as { entity: string }[]).map((r) => r.entity);
+    expect(names).to.include.members(['Keystone Builders, Inc.', 'Unrelated Supply Co']);
+    const mine = await lender(a, 'portfolio', { scope: 'portfolio', sort: 'name' });
+    const mineNames = (mine.body.data as { entity: string }[]).map((r) => r.entity);
+    expect(mineNames).to.include('Keystone Builders, Inc.');
+    expect(mineNames).to.not.include('Unrelated Supply Co');
+    expect(mineNames).to.deep.equal([...mineNames].sort());
+    const paged = await lender(a, 'portfolio', { limit: 1 });
+    expect(paged.body.data).to.have.length(1);
+    expect(paged.body.next_cursor).to.be.a('string');
+  });
+
+  describe('daily quota (SPEC §3)', () => {
+    it('counts score, verify, history, eligibility and portfolio but not usage, and answers the 101st call with 429', async () => {
+      await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+      svc.clock.set('2026-06-15T23:59:00Z');
+      for (const action of ['score', 'verify', 'history', 'eligibility']) {
+        expect((await lender(a, action, { entity: 'Keystone Builders' })).status).to.equal(200);
+      }
+      expect((await lender(a, 'portfolio')).status).to.equal(200);
+      const usage = await lender(a, 'usage');
+      expect(usage.body).to.include({ limit: 100, used: 5, remaining: 95 });
+      expect(usage.body.by_action).to.deep.equal({
+        score: 1,
+        verify: 1,
+        history: 1,
+        eligibility: 1,
+        portfolio: 1,
+      });
+      expect(usage.headers.ratelimit).to.equal(undefined);
+      let last = usage;
+      for (let i = 6; i <= 100; i += 1)
+        last = await lender(a, 'eligibility', { entity: 'Keystone Builders' });
+      expect(last.status).to.equal(200);
+      expect(last.headers['ratelimit-policy']).to.equal('"daily";q=100;w=86400');
+      expect(last.headers.ratelimit).to.equal('"daily";r=0;t=60');
+      const refused = await lender(a, 'eligibility', { entity: 'Keystone Builders' });
+      expect(refused.status).to.equal(429);
+      expect(refused.headers['retry-after']).to.equal('60');
+      expect(refused.body).to.include({
+        ok: false,
+        code: 'RATE_LIMITED',
+        limit: 100,
+        reset_at: '2026-06-16T00:00:00.000Z',
+      });
+      expect((await lender(b, 'eligibility', { entity: 'Keystone Builders' })).status).to.equal(200);
+      svc.clock.set('2026-06-16T00:00:00Z');
+      const nextDay = await lender(a, 'eligibility', { entity: 'Keystone Builders' });
+      expect(nextDay.status).to.equal(200);
+      expect(nextDay.headers.ratelimit).to.equal('"daily";r=99;t=86400');
+    });
+  });
+});
