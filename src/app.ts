@@ -15,6 +15,7 @@ import { mountPayments } from './payments/routes.js';
 import { creditActions } from './lender-api/credit-actions.js';
 import { creditView } from './lender-api/entity-facts.js';
 import { historyAction } from './lender-api/history.js';
+import { mountCreditReportPdf } from './lender-api/pdf-route.js';
 import { mountProjects } from './projects/routes.js';
 import { mountRegistry } from './registry/routes.js';
 import { mountRegistryImport } from './registry/import-route.js';
@@ -111,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
     usageAction(service),
   ];
   mountLenderApi(service, lenderActions);
+  mountCreditReportPdf(service);
   mountLedgerApi(service);
   mountRegistry(service);
   mountRegistryImport(service);

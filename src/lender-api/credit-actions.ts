@@ -4,6 +4,7 @@
  * `score` records a CreditReportIssued inquiry (plus any behavioral transition now due) and
  * `verify` a RegistryVerified, so both are auditable.
  */
+import type { Request } from 'express';
 import { z } from 'zod';
 import { credit as creditProjection } from '../../projections/credit.js';
 import { projectsProjection } from '../../projections/projects.js';
@@ -20,6 +21,7 @@ import {
   creditReportFor,
   portfolioRow,
   registryVerified,
+  type CreditReport,
   type PortfolioRow,
 } from '../credit/index.js';
 import { defineAction, type LenderAction } from './actions.js';
@@ -71,6 +73,27 @@ function decodeCursor(cursor: string | undefined): number {
   return n;
 }
 
+/**
+ * Computes an entity's credit report at the current ledger position and records it (with any
+ * behavioral transition now due) as a CreditReportIssued inquiry. Shared by `score` and the PDF.
+ */
+export async function issueCreditReport(s: Service, req: Request, ref: string): Promise<CreditReport> {
+  const entity = entityOf(s, ref);
+  const anchor = await readAnchor(s);
+  const committed = await runCommand(s.ledger, req, () => {
+    const now = s.clock.now();
+    const issued = creditReportFor(s.runtime.state(creditProjection), {
+      entity: entity.legal_name,
+      facts: entityFacts(s, entity, now),
+      now,
+      ledger_head: anchor,
+      viewer_org_id: authOf(req).org_id,
+    });
+    return { events: issued.events, result: issued.report };
+  });
+  return committed.result;
+}
+
 export function creditActions(s: Service): LenderAction[] {
   const score = defineAction({
     name: 'score',
@@ -80,20 +103,7 @@ export function creditActions(s: Service): LenderAction[] {
     schema: EntityBody,
     counted: true,
     async handle(req, body) {
-      const entity = entityOf(s, body.entity);
-      const anchor = await readAnchor(s);
-      const committed = await runCommand(s.ledger, req, () => {
-        const now = s.clock.now();
-        const issued = creditReportFor(s.runtime.state(creditProjection), {
-          entity: entity.legal_name,
-          facts: entityFacts(s, entity, now),
-          now,
-          ledger_head: anchor,
-          viewer_org_id: authOf(req).org_id,
-        });
-        return { events: issued.events, result: issued.report };
-      });
-      return committed.result as unknown as Record<string, unknown>;
+      return (await issueCreditReport(s, req, body.entity)) as unknown as Record<string, unknown>;
     },
   });
 
