@@ -56,6 +56,11 @@ export interface AppDeps {
   processMetrics?: boolean;
 }
 
+/** The service bundle behind an app (for background jobs the composition root starts). */
+export function serviceOf(app: Express): Service {
+  return app.locals.plumbline as Service;
+}
+
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -84,6 +89,7 @@ export function createApp(deps: AppDeps): Express {
     dataDir: deps.dataDir,
   };
 
+  app.locals.plumbline = service;
   app.use(requestContext());
   app.use(
     helmet({

@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:http';
 import { ConfigError, loadConfig } from './config.js';
-import { createApp } from './app.js';
+import { createApp, serviceOf } from './app.js';
+import { BehaviorEvaluator } from './lender-api/behavior-evaluator.js';
 import { compose } from './compose.js';
 import { seedOnFirstStart } from './demo/first-start.js';
 import { systemClock } from './platform/clock.js';
@@ -41,6 +42,8 @@ if (!config.REDIS_URL)
 const demo = await seedOnFirstStart(composed.deps, config.DEMO, logger);
 await composed.deps.verifier.run();
 const app = createApp({ ...composed.deps, processMetrics: true });
+const evaluator = new BehaviorEvaluator(serviceOf(app));
+evaluator.start(60 * 60 * 1000);
 const server = createServer(app);
 server.listen(config.PORT, config.HOST, () => {
   const head = composed.deps.ledger.head.seq;
@@ -67,6 +70,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info('shutting down', { signal });
   server.close();
+  await evaluator.stop();
   await composed.close();
   process.exit(0);
 }

@@ -1,0 +1,67 @@
+/**
+ * The scheduled behavioral evaluator (DOMAIN §5): time alone moves some states (a WARNING open
+ * > 14 days → WATCH, 90 quiet days → one step up, an exclusion that terminated → PROBATION), so
+ * something must look at every entity as days pass and record each transition as an event. The
+ * decision runs inside the ledger commit on fresh state, and its event ids derive from the step,
+ * so two evaluators (two nodes) append a transition once; replay reproduces the same states.
+ */
+import { credit as creditProjection } from '../../projections/credit.js';
+import { registryProjection } from '../../projections/registry.js';
+import { decideBehavior } from '../credit/index.js';
+import type { Service } from '../platform/http/service.js';
+import { entityFacts } from './entity-facts.js';
+
+export class BehaviorEvaluator {
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<number> | null = null;
+
+  constructor(private readonly s: Service) {}
+
+  /** Evaluates every governed entity once; resolves to the number of transitions appended. */
+  run(): Promise<number> {
+    this.#running ??= this.#runNow().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  async #runNow(): Promise<number> {
+    let appended = 0;
+    const ids = Object.keys(this.s.runtime.state(registryProjection).entities).sort();
+    for (const entityId of ids) {
+      const committed = await this.s.ledger.commit(
+        () => {
+          const entity = this.s.runtime.state(registryProjection).entities[entityId];
+          if (!entity) return { events: [], result: 0 };
+          const now = this.s.clock.now();
+          const events = decideBehavior(
+            this.s.runtime.state(creditProjection),
+            entityFacts(this.s, entity, now),
+            now,
+          );
+          return { events, result: events.length };
+        },
+        { org_id: null, actor: 'system', request_id: 'behavior-evaluator' },
+      );
+      if (!committed.duplicate) appended += committed.result;
+    }
+    return appended;
+  }
+
+  /** Runs now and then every `ms` (unref'd: it never keeps the process alive). */
+  start(ms: number): void {
+    const tick = (): void => {
+      void this.run().catch((error: unknown) =>
+        this.s.logger.error('behavior evaluator failed', { error: String(error) }),
+      );
+    };
+    tick();
+    this.#timer = setInterval(tick, ms);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#running?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { serviceOf } from '../../src/app.js';
+import { credit } from '../../projections/credit.js';
+import { BehaviorEvaluator } from '../../src/lender-api/behavior-evaluator.js';
+import type { IssuedKey } from '../../src/orgs/keys.js';
+import { startService, type TestService } from '../support/service.js';
+
+const D = (dollars: number): number => Math.round(dollars * 100);
+const DAY = 86_400_000;
+
+describe('scheduled behavioral evaluator (DOMAIN §5)', function () {
+  this.timeout(30_000);
+  let svc: TestService;
+  let k: IssuedKey;
+  let gc: string;
+  const bearer = () => ({ Authorization: `Bearer ${k.key}` });
+
+  beforeEach(async () => {
+    svc = await startService({ now: '2026-06-15T12:00:00Z' });
+    k = await svc.key('First Builders Bank');
+    const ent = async (legal_name: string, roles: string[]) =>
+      String(
+        (await request(svc.app).post('/api/entities').set(bearer()).send({ legal_name, roles })).body.id,
+      );
+    const owner = await ent('Harbor View Owner LLC', ['owner']);
+    gc = await ent('Keystone Builders, Inc.', ['general_contractor']);
+    const project = await request(svc.app)
+      .post('/api/projects')
+      .set(bearer())
+      .send({
+        name: 'Harbor View Lofts',
+        borrower: owner,
+        general_contractor: gc,
+        jurisdiction: 'CA',
+        loan_amount: D(800_000),
+        equity: D(200_000),
+        contract_sum: D(1_000_000),
+        retainage_pct: 10,
+        interest_rate_pct: 7.5,
+        start_date: '2026-01-05',
+        completion_date: '2026-12-18',
+        maturity_date: '2027-06-30',
+        sov: [
+          { line: 1, description: 'General conditions', scheduled_value: D(1_000_000), trade: 'general' },
+        ],
+        required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }],
+      });
+    const projectId = String(project.body.id);
+    // GL cover that ends in 25 days: an INSURANCE_EXPIRY WARNING attributed to the GC, open from today.
+    const coi = await request(svc.app)
+      .post(`/api/projects/${projectId}/documents`)
+      .set(bearer())
+      .send({
+        type: 'INSURANCE_CERTIFICATE',
+        insured: gc,
+        coverage_type: 'GL',
+        limit: D(2_000_000),
+        effective_on: '2026-01-01',
+        expires_on: '2026-07-10',
+        additional_insured: true,
+      });
+    expect(coi.status, JSON.stringify(coi.body)).to.equal(201);
+    const scan = await request(svc.app)
+      .post('/api/kernel-core')
+      .set(bearer())
+      .send({ action: 'full_scan', project_id: projectId });
+    expect(
+      (scan.body.temporal.items as { code: string; severity: string }[]).map(
+        (f) => `${f.code}:${f.severity}`,
+      ),
+    ).to.include('INSURANCE_EXPIRY:WARNING');
+  });
+  afterEach(async () => {
+    await svc.close();
+  });
+
+  const stateOf = () =>
+    svc.composed.deps.runtime.state(credit).entities[gc]?.behavior?.state ?? 'PROVISIONAL';
+
+  it('moves the GC to WATCH once the WARNING has been open more than 14 days, once, and replay reproduces it', async () => {
+    const evaluator = new BehaviorEvaluator(serviceOf(svc.app));
+    await evaluator.run();
+    expect(stateOf()).to.not.equal('WATCH');
+    svc.clock.advance(14 * DAY);
+    await evaluator.run();
+    expect(stateOf(), 'exactly 14 days is not more than 14').to.not.equal('WATCH');
+    svc.clock.advance(1 * DAY);
+    const appended = await evaluator.run();
+    expect(appended).to.be.greaterThan(0);
+    expect(stateOf()).to.equal('WATCH');
+    const head = await svc.head();
+    expect(await evaluator.run()).to.equal(0);
+    expect(await svc.head()).to.equal(head);
+    const changes = await svc.composed.store.readStream(`entity-${gc}`);
+    const watch = changes.filter(
+      (e) => e.type === 'BehavioralStateChanged' && (e.data as { to: string }).to === 'WATCH',
+    );
+    expect(watch).to.have.length(1);
+    expect((watch[0]!.data as { cause: { code: string } }).cause.code).to.be.a('string');
+    await svc.composed.deps.runtime.rebuild();
+    expect(stateOf()).to.equal('WATCH');
+  });
+});
