@@ -9,6 +9,7 @@ import { mountLedgerApi } from './audit/ledger-routes.js';
 import { mountAuditVerify } from './audit/verify-route.js';
 import { mountGovernance } from './governance/routes.js';
 import { mountDrawGovernance } from './governance/draw-routes.js';
+import { mountProfiles } from './governance/profiles-route.js';
 import { mountCertification } from './certification/routes.js';
 import { mountNotarization } from './notarization/routes.js';
 import { mountPayments } from './payments/routes.js';
@@ -124,6 +125,7 @@ export function createApp(deps: AppDeps): Express {
   mountRegistryImport(service);
   mountProjects(service);
   mountRails(service);
+  mountProfiles(service);
   mountGovernance(service, credit);
   mountDrawGovernance(service, credit);
   mountCertification(service, credit);

@@ -116,3 +116,41 @@ describe('governance rails API (SPEC §7)', function () {
     expect(later.body.provenance_hash).to.not.equal(before.body.provenance_hash);
   });
 });
+
+describe('GET /api/profiles (DOMAIN §12)', function () {
+  this.timeout(20_000);
+  it('lists the five profiles with their gates, rails, chain and the engine count the compiler registers', async () => {
+    const { registeredEngineCount } = await import('../../src/governance/compile/index.js');
+    const svc = await startService();
+    try {
+      const k = await svc.key('First Builders Bank', ['governance:read']);
+      const res = await request(svc.app).get('/api/profiles').set('Authorization', `Bearer ${k.key}`);
+      expect(res.status).to.equal(200);
+      const byName = Object.fromEntries(
+        (res.body.data as { name: string }[]).map((p) => [p.name, p]),
+      ) as Record<
+        string,
+        { engines: number; gate_count: number; payment_rails: string[]; certification_chain: string[] }
+      >;
+      expect(Object.keys(byName)).to.deep.equal([
+        'construction',
+        'treasury',
+        'insurance',
+        'government',
+        'supply_chain',
+      ]);
+      expect(byName.construction).to.deep.include({
+        gate_count: 6,
+        payment_rails: ['ACH', 'Wire', 'RTP'],
+        certification_chain: ['Contractor', 'Architect', 'Lender'],
+      });
+      expect(byName.treasury!.gate_count).to.equal(5);
+      expect(byName.insurance!.gate_count).to.equal(4);
+      expect(byName.government!.gate_count).to.equal(6);
+      expect(byName.supply_chain).to.deep.include({ gate_count: 5, payment_rails: ['ACH', 'SWIFT'] });
+      for (const p of Object.values(byName)) expect(p.engines).to.equal(registeredEngineCount());
+    } finally {
+      await svc.close();
+    }
+  });
+});
