@@ -78,12 +78,10 @@ export function mountCertification(s: Service, credit: CreditView): void {
         };
       });
       const event = committed.events[0]!;
-      res
-        .status(201)
-        .json({
-          ...committed.result,
-          provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
-        });
+      res.status(201).json({
+        ...committed.result,
+        provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
+      });
     },
   );
 

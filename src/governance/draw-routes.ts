@@ -98,12 +98,10 @@ export function mountDrawGovernance(s: Service, credit: CreditView): void {
       };
     });
     const event = committed.events[0]!;
-    res
-      .status(201)
-      .json({
-        ...committed.result,
-        provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
-      });
+    res.status(201).json({
+      ...committed.result,
+      provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
+    });
   });
 
   s.routes.add('POST', '/api/simulate', ...write, async (req, res) => {
@@ -151,11 +149,9 @@ export function mountDrawGovernance(s: Service, credit: CreditView): void {
       };
     });
     const event = committed.events[0]!;
-    res
-      .status(201)
-      .json({
-        ...committed.result,
-        provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
-      });
+    res.status(201).json({
+      ...committed.result,
+      provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
+    });
   });
 }

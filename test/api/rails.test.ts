@@ -127,7 +127,15 @@ describe('GET /api/profiles (DOMAIN §12)', function () {
       const res = await request(svc.app).get('/api/profiles').set('Authorization', `Bearer ${k.key}`);
       expect(res.status).to.equal(200);
       const byName = Object.fromEntries(
-        (res.body.data as { name: string }[]).map((p) => [p.name, p]),
+        (
+          res.body.data as {
+            name: string;
+            engines: number;
+            gate_count: number;
+            payment_rails: string[];
+            certification_chain: string[];
+          }[]
+        ).map((p) => [p.name, p]),
       ) as Record<
         string,
         { engines: number; gate_count: number; payment_rails: string[]; certification_chain: string[] }
