@@ -17,6 +17,7 @@ import { creditActions } from './lender-api/credit-actions.js';
 import { creditView } from './lender-api/entity-facts.js';
 import { historyAction } from './lender-api/history.js';
 import { mountCreditReportPdf } from './lender-api/pdf-route.js';
+import { mountPages } from './pages/index.js';
 import { mountProjects } from './projects/routes.js';
 import { mountRegistry } from './registry/routes.js';
 import { mountRegistryImport } from './registry/import-route.js';
@@ -133,6 +134,7 @@ export function createApp(deps: AppDeps): Express {
   mountPayments(service, credit);
   mountAuditVerify(service);
 
+  mountPages(service);
   app.use(routes.fallback());
   app.use(errorHandler(deps.logger));
   return app;
