@@ -40,5 +40,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
     },
   },
+  {
+    // The pages' browser modules (static/) are plain JS outside the TS project: lint them untyped.
+    files: ['static/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'sessionStorage', 'localStorage', 'fetch', 'URLSearchParams'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
+    },
+  },
   prettier,
 );

@@ -1,0 +1,164 @@
+// The ledger explorer: key handling, paging (position in the URL fragment, so a reload shows the
+// same page), client-side filters, and chain verification from seq 1 through the page shown.
+import { describeError, fetchPage, LedgerApiError } from './api.js';
+import { ChainCheck } from './chain.js';
+import { eventRow, fillTypeOptions, matches, renderChainStatus, showDetails } from './view.js';
+
+// sessionStorage, never localStorage: the key dies with the tab and is not shared across tabs.
+const KEY_STORAGE = 'plumbline.ledger.key';
+const PAGE_SIZES = [25, 50, 100, 200, 500];
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  keyForm: $('key-form'),
+  keyInput: $('api-key'),
+  keyStatus: $('key-status'),
+  forget: $('forget-key'),
+  section: $('events-section'),
+  first: $('first-page'),
+  prev: $('prev-page'),
+  next: $('next-page'),
+  last: $('last-page'),
+  size: $('page-size'),
+  gotoForm: $('goto-form'),
+  gotoSeq: $('goto-seq'),
+  type: $('filter-type'),
+  stream: $('filter-stream'),
+  info: $('page-info'),
+  chain: $('chain-status'),
+  rows: $('event-rows'),
+  empty: $('empty-note'),
+  dialog: $('detail'),
+};
+
+const state = { key: null, check: null, page: null, head: null, progress: null, loadId: 0 };
+
+function position() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const after = Math.max(0, Number.parseInt(params.get('after') ?? '0', 10) || 0);
+  const limit = Number.parseInt(params.get('limit') ?? '', 10);
+  return { after, limit: PAGE_SIZES.includes(limit) ? limit : Number(ui.size.value) };
+}
+
+function go(after, limit = position().limit) {
+  const next = `#after=${Math.max(0, after)}&limit=${limit}`;
+  if (location.hash === next) void load();
+  else location.hash = next; // the hashchange listener loads
+}
+
+function setKeyStatus(text, bad = false) {
+  ui.keyStatus.textContent = text;
+  ui.keyStatus.classList.toggle('error', bad);
+}
+
+function lastShownSeq() {
+  return state.page?.events.at(-1)?.seq ?? state.page?.after ?? 0;
+}
+
+function renderChain() {
+  if (!state.check) return;
+  const show = renderChainStatus(ui.chain, state.check, lastShownSeq(), state.head, state.progress);
+  show?.addEventListener('click', () => go(state.check.broken.seq - 1));
+}
+
+function renderRows() {
+  const { page, check } = state;
+  if (!page) return;
+  const type = ui.type.value;
+  const stream = ui.stream.value.trim();
+  const shown = page.events.filter((e) => matches(e, type, stream));
+  const open = (event) => showDetails(ui.dialog, event, check.statusOf(event.seq), check.broken);
+  ui.rows.replaceChildren(...shown.map((e) => eventRow(e, check.statusOf(e.seq), check.broken, open)));
+  ui.empty.hidden = shown.length > 0 || page.events.length === 0;
+  renderChain();
+}
+
+function renderPager() {
+  const { page, head } = state;
+  const first = page.events[0]?.seq;
+  const last = page.events.at(-1)?.seq;
+  ui.info.textContent =
+    first === undefined
+      ? `No events after seq ${page.after}; the ledger head is seq ${head.seq}.`
+      : `Seq ${first}–${last} of ${head.seq} (page of ${page.limit}).`;
+  ui.first.disabled = page.after === 0;
+  ui.prev.disabled = page.after === 0;
+  ui.next.disabled = (last ?? page.after) >= head.seq;
+  ui.last.disabled = (last ?? page.after) >= head.seq;
+  ui.size.value = String(page.limit);
+}
+
+async function load() {
+  if (!state.key) return;
+  const id = ++state.loadId;
+  const { after, limit } = position();
+  try {
+    const body = await fetchPage(state.key, after, limit);
+    if (id !== state.loadId) return; // a newer navigation won
+    state.page = { after, limit, events: body.events };
+    state.head = body.head;
+    ui.section.hidden = false;
+    fillTypeOptions(ui.type, body.events);
+    renderPager();
+    renderRows();
+    await verifyThrough(lastShownSeq());
+  } catch (error) {
+    if (id !== state.loadId) return;
+    setKeyStatus(describeError(error), true);
+    if (error instanceof LedgerApiError && error.status === 401) forgetKey(false);
+  }
+}
+
+async function verifyThrough(seq) {
+  const check = state.check;
+  await check.extendTo(seq, state.page, (done, target) => {
+    state.progress = done < target ? { done, target } : null;
+    renderChain();
+  });
+  state.progress = null;
+  if (check === state.check) renderRows();
+}
+
+function useKey(key) {
+  state.key = key;
+  state.check = new ChainCheck(key);
+  sessionStorage.setItem(KEY_STORAGE, key);
+  ui.forget.hidden = false;
+  setKeyStatus('Using the key from this tab’s session storage. Forget it when you are done.');
+  void load();
+}
+
+function forgetKey(announce = true) {
+  sessionStorage.removeItem(KEY_STORAGE);
+  Object.assign(state, { key: null, check: null, page: null, head: null, progress: null });
+  state.loadId += 1;
+  ui.forget.hidden = true;
+  ui.section.hidden = true;
+  ui.rows.replaceChildren();
+  ui.keyInput.value = '';
+  if (announce) setKeyStatus('Key forgotten: removed from this tab’s session storage.');
+}
+
+ui.keyForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const key = ui.keyInput.value.trim();
+  ui.keyInput.value = '';
+  if (key) useKey(key);
+});
+ui.forget.addEventListener('click', () => forgetKey());
+ui.first.addEventListener('click', () => go(0));
+ui.prev.addEventListener('click', () => go(state.page.after - state.page.limit));
+ui.next.addEventListener('click', () => go(lastShownSeq()));
+ui.last.addEventListener('click', () => go(state.head.seq - state.page.limit));
+ui.size.addEventListener('change', () => go(state.page?.after ?? 0, Number(ui.size.value)));
+ui.gotoForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const seq = Number.parseInt(ui.gotoSeq.value, 10);
+  if (seq >= 1) go(seq - 1);
+});
+ui.type.addEventListener('change', renderRows);
+ui.stream.addEventListener('input', renderRows);
+window.addEventListener('hashchange', () => void load());
+
+const stored = sessionStorage.getItem(KEY_STORAGE);
+if (stored) useKey(stored);

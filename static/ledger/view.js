@@ -1,0 +1,126 @@
+// DOM rendering for the explorer. Everything from the ledger goes in through textContent or
+// attributes, never as markup, and looks change by class (the CSP forbids inline styles).
+
+const CHAIN_TEXT = {
+  verified: '✓ verified',
+  pending: 'not verified yet',
+  'after-break': 'after the break — not verified',
+};
+
+function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (name === 'text') node.textContent = value;
+    else if (name === 'className') node.className = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** `1a2b3c4d…9f0e`, the full value in the tooltip and for assistive technology. */
+export function hashCell(hash) {
+  const value = String(hash ?? '');
+  const short = value.length > 16 ? `${value.slice(0, 8)}…${value.slice(-4)}` : value;
+  return el('td', {}, [el('code', { className: 'hash', title: value, 'aria-label': value, text: short })]);
+}
+
+function chainCell(status, broken) {
+  if (status === 'broken')
+    return el('td', { className: 'chain broken' }, [el('strong', { text: `✗ broken: ${broken.text}` })]);
+  return el('td', { className: `chain ${status}`, text: CHAIN_TEXT[status] });
+}
+
+/** One table row; the seq is the button that opens the detail view (`onDetails(event)`). */
+export function eventRow(event, status, broken, onDetails) {
+  const redacted = event.type === 'Redacted';
+  const details = el('button', {
+    type: 'button',
+    className: 'seq-link',
+    text: String(event.seq),
+    'aria-label': `Details of seq ${event.seq}`,
+    title: 'Show this event in full',
+  });
+  details.addEventListener('click', () => onDetails(event));
+  return el('tr', { 'data-seq': String(event.seq), className: `row-${status}` }, [
+    el('th', { scope: 'row', className: 'num' }, [details]),
+    el('td', { className: redacted ? 'redacted' : '', text: event.type }),
+    el('td', {}, [
+      redacted ? el('span', { className: 'none', text: '— (redacted)' }) : el('code', { text: event.stream }),
+    ]),
+    el('td', {}, [el('time', { datetime: event.recorded_at, text: event.recorded_at })]),
+    hashCell(event.content_hash),
+    hashCell(event.prev_hash),
+    hashCell(event.hash),
+    chainCell(status, broken),
+  ]);
+}
+
+/** Fills the detail dialog: the three hashes in full and the whole envelope as JSON. */
+export function showDetails(dialog, event, status, broken) {
+  dialog.querySelector('#detail-h').textContent = `Event seq ${event.seq} — ${event.type}`;
+  const hashes = dialog.querySelector('#detail-hashes');
+  hashes.replaceChildren();
+  const chain = status === 'broken' ? `broken: ${broken.text}` : CHAIN_TEXT[status];
+  for (const [name, value] of [
+    ['content_hash', event.content_hash],
+    ['prev_hash', event.prev_hash],
+    ['hash', event.hash],
+    ['chain', chain],
+  ]) {
+    hashes.append(el('dt', { text: name }), el('dd', {}, [el('code', { text: String(value) })]));
+  }
+  dialog.querySelector('#detail-json').textContent = JSON.stringify(event, null, 2);
+  dialog.showModal();
+}
+
+/** The type filter's options: every type on the page, keeping the current choice. */
+export function fillTypeOptions(select, events) {
+  const current = select.value;
+  const types = [...new Set(events.map((e) => e.type))].sort();
+  select.replaceChildren(el('option', { value: '', text: 'All types' }));
+  for (const type of types) select.append(el('option', { value: type, text: type }));
+  select.value = types.includes(current) ? current : '';
+}
+
+/** Client-side filter over the page's events. */
+export function matches(event, type, stream) {
+  if (type && event.type !== type) return false;
+  if (!stream) return true;
+  return typeof event.stream === 'string' && event.stream.toLowerCase().includes(stream.toLowerCase());
+}
+
+/** The banner above the table. */
+export function renderChainStatus(node, check, shownThrough, head, progress) {
+  node.classList.remove('pending', 'ok', 'bad');
+  node.replaceChildren();
+  if (check.broken) {
+    node.classList.add('bad');
+    const text = `Broken link at seq ${check.broken.seq}: ${check.broken.text}.`;
+    const after =
+      check.verifiedThrough > 0 ? ` Verified through seq ${check.verifiedThrough} before it.` : '';
+    node.append(el('strong', { text }), after);
+    const show = el('button', { type: 'button', id: 'show-broken', text: `Show seq ${check.broken.seq}` });
+    node.append(' ', show);
+    return show;
+  }
+  if (progress) {
+    node.classList.add('pending');
+    node.textContent = `Verifying the chain… seq ${progress.done} of ${progress.target}`;
+    return null;
+  }
+  if (shownThrough === 0) {
+    node.classList.add('pending');
+    node.textContent = 'The ledger is empty: nothing to verify.';
+    return null;
+  }
+  node.classList.add('ok');
+  const redacted =
+    check.redacted > 0 ? ` (${check.redacted} redacted events checked at link level only)` : '';
+  const atHead = head && head.seq === check.verifiedThrough ? ' — the ledger head' : '';
+  node.append(
+    el('strong', { text: `Chain verified through seq ${check.verifiedThrough}` }),
+    `${atHead}${redacted}.`,
+  );
+  return null;
+}
