@@ -1,0 +1,184 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import type { IssuedKey } from '../../src/orgs/keys.js';
+import type { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
+import { STATIC_DIR } from '../../src/pages/index.js';
+import {
+  launchChromium,
+  listen,
+  requireSdkBundle,
+  screenshot,
+  watchProblems,
+  type Listening,
+} from '../support/browser.js';
+import { startService, type TestService } from '../support/service.js';
+
+/** Plays the attacker on the running service's own SQLite file (see test/unit/ledger/tamper.test.ts). */
+function tamper(svc: TestService, sql: string): void {
+  const db = (svc.composed.store as SqliteEventStore).database;
+  db.exec('DROP TRIGGER IF EXISTS events_are_immutable;');
+  db.exec(sql);
+}
+
+describe('ledger explorer page (GET /mesh-ledger.html)', function () {
+  this.timeout(30_000);
+  let browser: Browser;
+  let svc: TestService;
+  let server: Listening;
+  let lender: IssuedKey;
+  let targetSeq: number;
+
+  async function register(key: IssuedKey, legal_name: string): Promise<void> {
+    const res = await request(svc.app)
+      .post('/api/entities')
+      .set({ Authorization: `Bearer ${key.key}` })
+      .send({ legal_name, roles: ['general_contractor'] });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  }
+
+  async function openWithKey(page: Page): Promise<void> {
+    await page.goto(`${server.baseUrl}/mesh-ledger.html`);
+    await page.getByLabel(/API key with the/).fill(lender.key);
+    await page.getByRole('button', { name: 'Use key' }).click();
+  }
+
+  before(async () => {
+    requireSdkBundle(STATIC_DIR);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  beforeEach(async () => {
+    svc = await startService();
+    lender = await svc.key('First Builders Bank');
+    const other = await svc.key('Second Street Capital');
+    await register(lender, 'Keystone Builders, Inc.');
+    await register(lender, 'Tamper Target Construction LLC');
+    await register(other, 'Other Org Framing Co');
+    await register(lender, 'Harbor Electric LLC');
+    const page = await request(svc.app)
+      .get('/api/ledger?limit=500')
+      .set({ 'x-plumbline-api-key': lender.key });
+    const target = (page.body.events as { seq: number; data?: { legal_name?: string } }[]).find(
+      (e) => e.data?.legal_name === 'Tamper Target Construction LLC',
+    );
+    targetSeq = target!.seq;
+    server = await listen(svc.app);
+  });
+  afterEach(async () => {
+    await server.close();
+    await svc.close();
+  });
+
+  it('lists the events with abbreviated hashes and verifies the chain through the head, redacted ones included', async () => {
+    const head = await svc.head();
+    const page = await browser.newPage();
+    const problems = await watchProblems(page);
+    await openWithKey(page);
+    await page.getByText(`Chain verified through seq ${head}`).waitFor();
+    const rows = page.locator('#event-rows tr');
+    expect(await rows.count()).to.equal(head);
+    const seqs = await page.locator('#event-rows tr th').allTextContents();
+    expect(seqs.map(Number)).to.deep.equal(Array.from({ length: head }, (_, i) => i + 1));
+    expect(await page.locator('#event-rows td', { hasText: 'Redacted' }).count()).to.be.greaterThan(0);
+    expect(await page.locator('#chain-status').textContent()).to.match(
+      /redacted events checked at link level/,
+    );
+    const firstHash = page.locator('#event-rows tr').first().locator('code.hash').nth(2);
+    expect(await firstHash.textContent()).to.match(/^[0-9a-f]{8}…[0-9a-f]{4}$/);
+    expect(await firstHash.getAttribute('title')).to.match(/^[0-9a-f]{64}$/);
+    expect(await page.locator('#event-rows .chain.verified').count()).to.equal(head);
+    await screenshot(page, 'mesh-ledger-verified');
+    expect(problems.console).to.deep.equal([]);
+    expect(problems.pageErrors).to.deep.equal([]);
+    expect(await problems.cspViolations()).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('keeps the key in sessionStorage only, and forgets it on request', async () => {
+    const page = await browser.newPage();
+    await openWithKey(page);
+    await page.locator('#event-rows tr').first().waitFor();
+    const stored = await page.evaluate(() => ({
+      session: sessionStorage.getItem('plumbline.ledger.key'),
+      local: localStorage.length,
+    }));
+    expect(stored).to.deep.equal({ session: lender.key, local: 0 });
+    await page.getByRole('button', { name: 'Forget key' }).click();
+    expect(await page.evaluate(() => sessionStorage.length)).to.equal(0);
+    expect(await page.locator('#events-section').isHidden()).to.equal(true);
+    await page.close();
+  });
+
+  it('pages with next/previous and filters the shown page by type and stream', async () => {
+    const head = await svc.head();
+    const page = await browser.newPage();
+    await openWithKey(page);
+    await page.locator('#event-rows tr').first().waitFor();
+    await page.getByLabel('Page size').selectOption('25');
+    await page.locator('#goto-seq').fill(String(head - 1));
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await page.getByText(`Seq ${head - 1}–${head} of ${head}`).waitFor();
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).to.equal(true);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText(`Seq 1–${Math.min(25, head)} of ${head}`).waitFor();
+
+    await page.getByLabel('Type').selectOption('EntityRegistered');
+    const types = await page.locator('#event-rows tr td:nth-child(2)').allTextContents();
+    expect(types).to.have.length(3); // the other org's registration is redacted
+    expect(new Set(types)).to.deep.equal(new Set(['EntityRegistered']));
+    await page.getByLabel('Stream contains').fill('no-such-stream');
+    expect(await page.locator('#event-rows tr').count()).to.equal(0);
+    expect(await page.locator('#empty-note').isVisible()).to.equal(true);
+    await page.close();
+  });
+
+  it('shows an event in full in the detail view', async () => {
+    const page = await browser.newPage();
+    await openWithKey(page);
+    await page.getByRole('button', { name: `Details of seq ${targetSeq}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const json = JSON.parse((await dialog.locator('pre').textContent()) ?? '') as Record<string, unknown>;
+    expect(json).to.include({ seq: targetSeq, type: 'EntityRegistered' });
+    expect(json.data).to.include({ legal_name: 'Tamper Target Construction LLC' });
+    expect(await dialog.locator('dd code').first().textContent()).to.equal(json.content_hash);
+    await screenshot(page, 'mesh-ledger-detail');
+    await page.getByRole('button', { name: 'Close' }).click();
+    expect(await dialog.isHidden()).to.equal(true);
+    await page.close();
+  });
+
+  it('marks the first broken link after an event was edited in the SQLite file and the page reloaded', async () => {
+    const page = await browser.newPage();
+    const problems = await watchProblems(page);
+    await openWithKey(page);
+    await page.getByText(`Chain verified through seq ${await svc.head()}`).waitFor();
+
+    tamper(
+      svc,
+      `UPDATE events SET content = replace(content, 'Tamper Target', 'Tampered Target') WHERE seq = ${targetSeq}`,
+    );
+    await page.reload();
+    const status = page.locator('#chain-status');
+    await page.getByText(`Broken link at seq ${targetSeq}: content hash mismatch`).waitFor();
+    expect(await status.textContent()).to.include(`Verified through seq ${targetSeq - 1} before it`);
+    const broken = page.locator(`#event-rows tr[data-seq="${targetSeq}"]`);
+    expect(await broken.getAttribute('class')).to.equal('row-broken');
+    expect(await broken.locator('.chain').textContent()).to.include('content hash mismatch');
+    expect(await page.locator('#event-rows tr.row-broken').count()).to.equal(1);
+    expect(await page.locator(`#event-rows tr[data-seq="${targetSeq - 1}"]`).getAttribute('class')).to.equal(
+      'row-verified',
+    );
+    expect(await page.locator(`#event-rows tr[data-seq="${targetSeq + 1}"]`).getAttribute('class')).to.equal(
+      'row-after-break',
+    );
+    await screenshot(page, 'mesh-ledger-broken');
+    expect(problems.pageErrors).to.deep.equal([]);
+    expect(await problems.cspViolations()).to.deep.equal([]);
+    await page.close();
+  });
+});
