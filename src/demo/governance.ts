@@ -1,0 +1,157 @@
+/**
+ * The `governanceSteps` hook: the requests a lender's review makes at each point of the timeline,
+ * against routes other capabilities own (SPEC §4, §6), dated and in order with phase `governance`,
+ * so funding, findings' open/resolve dates and score history land where the story needs them:
+ *
+ * - at each application's review (submission + 5 days): `full_scan` the project, `compile_for_draw`;
+ * - at funding (submission + 6 days), applications before the latest: re-scan, notarize the lien
+ *   waivers the payment depends on (construction), compile again, `payment-push` on the profile's first
+ *   rail (201 expected) — after which everyone's unconditional waivers follow (`after_funding`);
+ * - on `today`: a final scan and compile per project, a certification per project, a simulation
+ *   of every application under review, P02's payment push refused by its gate (422 expected);
+ * - phase `credit`: lender credit inquiries per GC at −60/−30/0 days (score history for DOMAIN §5
+ *   composite drops), not sent by default (steps.ts says why).
+ */
+import type { PaymentRail, ProfileName } from '../projects/profiles.js';
+import { addDays } from './calendar.js';
+import type { DrawModel, Problem, ProjectModel } from './model.js';
+import { latestDraw } from './model.js';
+import type { Json, StepDraft } from './steps.js';
+import { ref } from './steps.js';
+
+/** Governance reads and recordings answer 200 or 201 depending on the route; either is success. */
+const RECORDED = [200, 201] as const;
+
+/** The rail each profile pays on first (DOMAIN §12 payment rails). */
+export const PAYMENT_RAIL: Readonly<Record<ProfileName, PaymentRail>> = {
+  construction: 'ACH',
+  treasury: 'Wire',
+  insurance: 'ACH',
+  government: 'ACH',
+  supply_chain: 'SWIFT',
+};
+
+export type DatedStep = { date: string; draft: StepDraft };
+
+function gov(
+  date: string,
+  m: ProjectModel,
+  path: string,
+  body: Json,
+  label: string,
+  expect: readonly number[] = RECORDED,
+): DatedStep {
+  return { date, draft: { phase: 'governance', sender: m.scenario.lender, path, body, label, expect } };
+}
+
+const scan = (date: string, m: ProjectModel): DatedStep =>
+  gov(date, m, '/api/kernel-core', { action: 'full_scan', project_id: ref(m.ref) }, `${m.ref}: full scan`);
+
+const compile = (date: string, m: ProjectModel, d: DrawModel): DatedStep =>
+  gov(
+    date,
+    m,
+    '/api/dependency-graph',
+    { action: 'compile_for_draw', project_id: ref(m.ref), draw_id: ref(d.ref) },
+    `${d.ref}: compile for draw`,
+  );
+
+const notarize = (date: string, m: ProjectModel, waiverRef: string): DatedStep =>
+  gov(
+    date,
+    m,
+    '/api/notarization',
+    {
+      action: 'notarize',
+      document_type: 'LIEN_WAIVER',
+      document_id: ref(waiverRef),
+      jurisdiction: m.scenario.jurisdiction,
+    },
+    `${waiverRef}: notarize lien waiver`,
+  );
+
+/**
+ * The review of one application and, when it is to be funded, its payment: on funding day the
+ * waivers the payment depends on are notarized (construction profile: this application's and the
+ * previous payment's unconditional ones), then a fresh compilation — the gate wants one newer than
+ * every fact — then the push.
+ */
+export function reviewSteps(m: ProjectModel, d: DrawModel, previous: DrawModel | undefined): DatedStep[] {
+  const review = [scan(d.review_on, m), compile(d.review_on, m, d)];
+  if (!d.fund) return review;
+  const waivers =
+    m.scenario.profile === 'construction'
+      ? [
+          ...d.waivers.map((_, i) => `${d.ref}.w${i}`),
+          ...(previous?.unconditional ?? []).map((_, i) => `${previous!.ref}.u${i}`),
+        ]
+      : [];
+  const push = gov(
+    d.funded_on,
+    m,
+    '/api/payment-push',
+    { draw_id: ref(d.ref), rail: PAYMENT_RAIL[m.scenario.profile] },
+    `${d.ref}: payment push`,
+    [201],
+  );
+  return [
+    ...review,
+    // Re-scan first: a document delivered since the review (a corrected waiver) closes its finding.
+    scan(d.funded_on, m),
+    ...waivers.map((w) => notarize(d.funded_on, m, w)),
+    compile(d.funded_on, m, d),
+    push,
+  ];
+}
+
+/** What the lender runs on `today` for every project. */
+export function finalSteps(m: ProjectModel, today: string): DatedStep[] {
+  const d = latestDraw(m);
+  return [
+    scan(today, m),
+    compile(today, m, d),
+    gov(
+      today,
+      m,
+      '/api/certification',
+      { action: 'issue', project_id: ref(m.ref) },
+      `${m.ref}: certification`,
+    ),
+    gov(today, m, '/api/simulate', { action: 'simulate_draw', draw_id: ref(d.ref) }, `${d.ref}: simulate`),
+  ];
+}
+
+/** P02: the lender tries to pay the application with the inspection variance; the gate refuses (422, PaymentPushBlocked). */
+export const refusedPaymentPush: Problem = {
+  tweak(m, { today }) {
+    const d = latestDraw(m);
+    m.extra.push(
+      gov(
+        today,
+        m,
+        '/api/payment-push',
+        { draw_id: ref(d.ref), rail: PAYMENT_RAIL[m.scenario.profile] },
+        `${d.ref}: payment push refused by its gate`,
+        [422],
+      ),
+    );
+  },
+};
+
+/** Credit inquiries per GC (lender credit API, `x-plumbline-api-key`), so score history exists. */
+export function creditInquiries(gcs: ReadonlyMap<string, number>, today: string): DatedStep[] {
+  return [...gcs.entries()].flatMap(([gc, lender]) =>
+    [60, 30, 0].map((ago) => ({
+      date: addDays(today, -ago),
+      draft: {
+        phase: 'credit' as const,
+        sender: lender,
+        auth: 'lender_api' as const,
+        path: '/api/lender-credit?action=score',
+        body: { entity: ref(gc) },
+        label: `credit score inquiry for ${gc}`,
+        expect: [200],
+      },
+    })),
+  );
+}
