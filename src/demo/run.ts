@@ -1,0 +1,250 @@
+/**
+ * Sends a demo plan to the real service: `createApp(deps)` on a private loopback port, keys issued
+ * through the ledger, then every step in timeline order with the demo clock set to the step's
+ * instant, a deterministic `Request-Id` and `Idempotency-Key` (so event and resource ids are
+ * UUIDv5s of them) and references replaced by the ids answered before. Any unexpected status
+ * stops the run with the step and the problem body: a seed never silently skips a fact.
+ */
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type AppDeps } from '../app.js';
+import { findingId } from '../governance/findings.js';
+import type { IssuedKey } from '../orgs/keys.js';
+import { ManualClock } from '../platform/clock.js';
+import type { Logger } from '../platform/log.js';
+import type { ApiKeyScope, RandomBytes } from '../platform/crypto/api-key.js';
+import { MemoryRateLimitStore, RateLimiter } from '../platform/rate-limit/index.js';
+import { countDataset, type DemoCounts } from './counts.js';
+import type { DemoPlan } from './dataset.js';
+import { issueDemoKey } from './keys.js';
+import { Rng } from './prng.js';
+import {
+  DEFAULT_PHASES,
+  PHASES,
+  type DemoStep,
+  type FindingSelector,
+  type Json,
+  type Phase,
+} from './steps.js';
+
+/** The demo key (DOMAIN-wide read + write, SPEC §1 scopes): what `npm start` prints. */
+export const DEMO_SCOPES: ApiKeyScope[] = [
+  'credit:read',
+  'governance:read',
+  'governance:write',
+  'ledger:read',
+];
+const SEEDING_SCOPES: ApiKeyScope[] = [...DEMO_SCOPES];
+export const OPERATOR_ORG = 'Plumbline Operations';
+
+export interface RunOptions {
+  /** Phases to send (default: all; `['ingest']` seeds the bare facts). */
+  phases?: readonly Phase[];
+  /** Key material; default drawn from the seed (reproducible ledgers). First start passes a secure source. */
+  randomBytes?: RandomBytes;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface DemoRun {
+  demo_key: IssuedKey;
+  lenders: IssuedKey[];
+  counts: DemoCounts;
+  /** Plan reference → id the service answered. */
+  refs: Record<string, string>;
+  head: { seq: number; hash: string };
+}
+
+export class DemoStepFailed extends Error {
+  readonly type = 'demo_step_failed' as const;
+  constructor(
+    readonly step: DemoStep,
+    readonly status: number,
+    readonly problem: string,
+  ) {
+    super(`demo step ${step.n} (${step.label}, ${step.date}) answered ${status}: ${problem}`);
+    this.name = 'DemoStepFailed';
+  }
+}
+
+const REF = /@\{([^}]+)\}/g;
+
+function resolveText(text: string, refs: Readonly<Record<string, string>>, step: DemoStep): string {
+  return text.replace(REF, (_, name: string) => {
+    const id = refs[name];
+    if (id === undefined)
+      throw new Error(`demo step ${step.n} (${step.label}) names unknown reference ${name}`);
+    return id;
+  });
+}
+
+function resolveJson(value: Json, refs: Readonly<Record<string, string>>, step: DemoStep): Json {
+  if (typeof value === 'string') return resolveText(value, refs, step);
+  if (Array.isArray(value)) return value.map((v) => resolveJson(v, refs, step));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveJson(v, refs, step)]));
+  return value;
+}
+
+function findingPath(f: FindingSelector, refs: Readonly<Record<string, string>>, step: DemoStep): string {
+  const id = (name: string): string => resolveText(`@{${name}}`, refs, step);
+  return findingId(
+    id(f.project),
+    f.code,
+    f.draw === null ? null : id(f.draw),
+    resolveText(f.subject, refs, step),
+  );
+}
+
+/** Request ids must match `^[A-Za-z0-9._-]{8,64}$` (SPEC §2); the seed is slugged into them. */
+function requestIds(seed: string): {
+  requestId: (n: number) => string;
+  idempotencyKey: (n: number) => string;
+} {
+  const slug = seed.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40) || 'x';
+  const digest = createHash('sha256').update(seed).digest('hex').slice(0, 16);
+  return { requestId: (n) => `demo-${slug}-${n}`, idempotencyKey: (n) => `demo:${digest}:${n}` };
+}
+
+/** A step with its path and body references replaced by ids. */
+interface ResolvedStep {
+  path: string;
+  body: Json;
+}
+
+function resolveStep(step: DemoStep, refs: Readonly<Record<string, string>>): ResolvedStep {
+  const path = step.finding
+    ? step.path.replace('{finding}', findingPath(step.finding, refs, step))
+    : step.path;
+  return { path: resolveText(path, refs, step), body: resolveJson(step.body, refs, step) };
+}
+
+async function send(
+  base: string,
+  step: DemoStep,
+  key: IssuedKey,
+  refs: Record<string, string>,
+  seed: string,
+): Promise<void> {
+  const ids = requestIds(seed);
+  const { path, body } = resolveStep(step, refs);
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': step.raw?.content_type ?? 'application/json',
+      'request-id': ids.requestId(step.n),
+      'idempotency-key': ids.idempotencyKey(step.n),
+      ...(step.auth === 'lender_api'
+        ? { 'x-plumbline-api-key': key.key }
+        : { authorization: `Bearer ${key.key}` }),
+    },
+    body: step.raw?.text ?? JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!step.expect.includes(response.status)) throw new DemoStepFailed(step, response.status, text);
+  if (step.save === undefined) return;
+  const id = (JSON.parse(text) as { id?: unknown }).id;
+  if (typeof id !== 'string') throw new DemoStepFailed(step, response.status, `no id in ${text}`);
+  refs[step.save] = id;
+}
+
+async function listen(deps: AppDeps, clock: ManualClock) {
+  // The seeding server is private and its clock runs through months in seconds: it gets its own
+  // in-memory limits on the demo clock, so neither the real quotas nor Redis see the backfill.
+  const limiter = new RateLimiter({ store: new MemoryRateLimitStore(clock), clock, onStoreError: 'closed' });
+  // A thousand backfill requests would drown the real access log: only warnings and errors pass.
+  const logger: Logger = { ...deps.logger, debug: () => undefined, info: () => undefined };
+  const server = createServer(createApp({ ...deps, clock, limiter, logger }));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+type Issue = (org_name: string, scopes: ApiKeyScope[], label: string, name: string) => Promise<IssuedKey>;
+
+/** Issues keys through the ledger, their material from the seed unless a source is given. */
+function keyIssuer(deps: AppDeps, plan: DemoPlan, randomBytes: RandomBytes | undefined): Issue {
+  const keyRng = Rng.of(plan.seed).fork('keys');
+  return (org_name, scopes, label, name) => {
+    const stream = keyRng.fork(name);
+    return issueDemoKey(deps.ledger, deps.runtime, deps.secrets, {
+      org_name,
+      scopes,
+      label,
+      name: `plumbline-demo|${plan.seed}|${name}`,
+      randomBytes: randomBytes ?? ((size) => stream.bytes(size)),
+    });
+  };
+}
+
+/** Sends every step of a sent phase in timeline order, counting the others as deferred. */
+async function sendSteps(
+  deps: AppDeps,
+  base: string,
+  plan: DemoPlan,
+  opts: RunOptions,
+  clock: ManualClock,
+  keys: { lenders: IssuedKey[]; admin: () => Promise<IssuedKey> },
+): Promise<{ refs: Record<string, string>; deferred: Record<Phase, number> }> {
+  const phases = opts.phases ?? DEFAULT_PHASES;
+  const refs: Record<string, string> = {};
+  const deferred = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
+  for (const [i, step] of plan.steps.entries()) {
+    opts.onProgress?.(i, plan.steps.length);
+    if (!phases.includes(step.phase)) {
+      deferred[step.phase] += 1;
+      continue;
+    }
+    clock.set(step.at);
+    // Over months the background verifier keeps the chain watermark at the head; a backfill
+    // outruns it, and the SYSTEM_RISK rail would call the chain unverified at a payment gate.
+    if (step.phase === 'governance') await deps.verifier.run();
+    const key = step.sender === 'admin' ? await keys.admin() : keys.lenders[step.sender]!;
+    await send(base, step, key, refs, plan.seed);
+  }
+  opts.onProgress?.(plan.steps.length, plan.steps.length);
+  return { refs, deferred };
+}
+
+export async function runDemo(deps: AppDeps, plan: DemoPlan, opts: RunOptions = {}): Promise<DemoRun> {
+  if (deps.ledger.head.seq > 0)
+    throw new Error('refusing to seed the demo into a ledger that already has events');
+  // Where the service runs on a manual clock (seed-demo, tests) the ledger's recorded_at follows
+  // the timeline; on the system clock only the requests' own "now" does.
+  const clock = deps.clock instanceof ManualClock ? deps.clock : new ManualClock(plan.now);
+  clock.set(`${plan.starts_on}T07:00:00.000Z`);
+  const issue = keyIssuer(deps, plan, opts.randomBytes);
+  const lenders: IssuedKey[] = [];
+  for (const [i, org] of plan.lenders.entries())
+    lenders.push(await issue(org, SEEDING_SCOPES, 'demo-seed', `lender${i}`));
+  const demo_key = await issue(plan.lenders[0]!, DEMO_SCOPES, 'demo', 'demo');
+  // Only the registry hook needs an operator key: issued the first time one of its steps is sent.
+  let admin: Promise<IssuedKey> | null = null;
+  const keys = { lenders, admin: () => (admin ??= issue(OPERATOR_ORG, ['admin'], 'demo-operator', 'admin')) };
+
+  const server = await listen(deps, clock);
+  let sent;
+  try {
+    sent = await sendSteps(deps, server.base, plan, opts, clock, keys);
+  } finally {
+    await server.close();
+  }
+  if (clock.now().toISOString() < plan.now) clock.set(plan.now);
+  const head = deps.ledger.head;
+  return {
+    demo_key,
+    lenders,
+    counts: countDataset(deps.runtime, head.seq, plan.steps.length, sent.deferred),
+    refs: sent.refs,
+    head: { seq: head.seq, hash: head.hash },
+  };
+}
