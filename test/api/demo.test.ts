@@ -346,7 +346,7 @@ describe('demo dataset (seed-demo, first start)', function () {
   it('seeds the bare facts with phases [ingest]: nothing funded, the hooks counted as not sent', async () => {
     const svc = await startService();
     try {
-      const plan = planDemo({ projects: 2 });
+      const plan = planDemo({ projects: 1 });
       const run = await runDemo(svc.composed.deps, plan, { phases: ['ingest'] });
       expect(run.counts.draws_by_status).to.not.have.property('FUNDED');
       const held = governanceSteps(plan);
@@ -360,7 +360,7 @@ describe('demo dataset (seed-demo, first start)', function () {
     const seed = async (s: string) => {
       const svc = await startService();
       try {
-        const run = await runDemo(svc.composed.deps, planDemo({ projects: 2, seed: s }));
+        const run = await runDemo(svc.composed.deps, planDemo({ projects: 1, seed: s }));
         return { head: run.head, events: run.counts.events, key: run.demo_key.key };
       } finally {
         await svc.close();
