@@ -12,6 +12,7 @@ import { mountDrawGovernance } from './governance/draw-routes.js';
 import { mountProfiles } from './governance/profiles-route.js';
 import { mountCertification } from './certification/routes.js';
 import { mountNotarization } from './notarization/routes.js';
+import { mountDeveloperResources } from './openapi/routes.js';
 import { mountPayments } from './payments/routes.js';
 import { creditActions } from './lender-api/credit-actions.js';
 import { creditView } from './lender-api/entity-facts.js';
@@ -134,6 +135,7 @@ export function createApp(deps: AppDeps): Express {
   mountPayments(service, credit);
   mountAuditVerify(service);
 
+  mountDeveloperResources(service);
   mountPages(service);
   app.use(routes.fallback());
   app.use(errorHandler(deps.logger));

@@ -1,0 +1,195 @@
+/**
+ * Builds the OpenAPI 3.1 document from the operation list: zod schemas become JSON Schema
+ * 2020-12 (OpenAPI 3.1's dialect) through `z.toJSONSchema` — request bodies and queries in their
+ * input form (defaults optional), responses in their output form — and every error response
+ * points at the Problem schema built from ERRORS.
+ */
+import { z } from 'zod';
+import { API_VERSION } from '../platform/http/middleware.js';
+import type { ErrorCode } from '../platform/http/problem.js';
+import type { Access, Named, OperationSpec, SchemaRef } from './operations.js';
+import { errorResponses, problemSchema, problemSchemasByCode } from './problem.js';
+
+type Json = Record<string, unknown>;
+type Io = 'input' | 'output';
+
+const SCHEMA_URI = (id: string): string => `#/components/schemas/${id}`;
+
+const SECURITY: Record<Access, Json[]> = {
+  public: [],
+  lender: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
+  pdf: [{ KeyQuery: [] }, { ApiKeyHeader: [] }, { BearerAuth: [] }],
+  project: [{ BearerAuth: [] }, { ApiKeyHeader: [] }],
+  ledger: [{ BearerAuth: [] }, { ApiKeyHeader: [] }],
+  admin: [{ BearerAuth: [] }, { ApiKeyHeader: [] }],
+};
+
+const RATE_LIMIT: Record<Access, string | null> = {
+  public: null,
+  lender: '100 requests per key per UTC day',
+  pdf: '100 requests per key per UTC day',
+  project: '600 requests per key per minute',
+  ledger: '600 requests per key per minute',
+  admin: '600 requests per key per minute',
+};
+
+/** Drops the members a standalone JSON Schema has and an embedded component must not. */
+function embedded(schema: Json): Json {
+  const { $schema: _s, $id: _i, ...rest } = schema;
+  return rest;
+}
+
+const namedOf = (ref: SchemaRef): Named[] => ('oneOf' in ref ? ref.oneOf : [ref]);
+const refOf = (ref: SchemaRef): Json =>
+  'oneOf' in ref
+    ? { oneOf: ref.oneOf.map((n) => ({ $ref: SCHEMA_URI(n.name) })) }
+    : { $ref: SCHEMA_URI(ref.name) };
+
+/** Components for every named schema, each converted once in the given direction. */
+function componentSchemas(named: readonly Named[], io: Io): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  const seen = new Map<string, z.ZodType>();
+  for (const { name, schema } of named) {
+    const prior = seen.get(name);
+    if (prior === schema) continue;
+    if (prior) throw new Error(`two different schemas are named ${name}`);
+    seen.set(name, schema);
+    registry.add(schema, { id: name });
+  }
+  const out = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    uri: SCHEMA_URI,
+    unrepresentable: 'any',
+  });
+  return Object.fromEntries(Object.entries(out.schemas).map(([k, v]) => [k, embedded(v as Json)]));
+}
+
+function pathParameters(path: string): Json[] {
+  return [...path.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema:
+      name === 'seq' ? { type: 'integer', minimum: 1 } : { type: 'string', minLength: 1, maxLength: 80 },
+  }));
+}
+
+function queryParameters(op: OperationSpec): Json[] {
+  const params: Json[] = [];
+  if (op.query) {
+    const schema = z.toJSONSchema(op.query, {
+      target: 'draft-2020-12',
+      io: 'input',
+      unrepresentable: 'any',
+    }) as Json;
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    for (const [name, prop] of Object.entries(
+      (schema.properties as Record<string, Json> | undefined) ?? {},
+    )) {
+      const { description, ...rest } = prop;
+      params.push({
+        name,
+        in: 'query',
+        required: required.has(name),
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: rest,
+      });
+    }
+  }
+  for (const extra of op.queryExtra ?? []) params.push({ in: 'query', ...extra });
+  return params;
+}
+
+function errorCodesOf(op: OperationSpec): ErrorCode[] {
+  const codes: ErrorCode[] = [...(op.errors ?? [])];
+  if (op.access !== 'public') codes.push('UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED', 'UNAVAILABLE');
+  if (op.query || pathParameters(op.path).length > 0) codes.push('INVALID_REQUEST');
+  if (op.body) codes.push('INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  if (op.appends) codes.push('CONFLICT', 'IDEMPOTENCY_KEY_REUSED');
+  codes.push('INTERNAL');
+  return codes;
+}
+
+function requestBody(op: OperationSpec): Json | undefined {
+  if (!op.body) return undefined;
+  const content: Json = { 'application/json': { schema: refOf(op.body) } };
+  for (const type of op.rawBody ?? []) content[type] = { schema: { type: 'string', format: 'binary' } };
+  return { required: op.body.required, content };
+}
+
+function operation(op: OperationSpec): Json {
+  const parameters = [...pathParameters(op.path), ...queryParameters(op)];
+  if (op.appends)
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Up to 255 visible ASCII characters; a retry within 24 h replays the first response.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  const success: Json = { description: op.response.description };
+  if (op.response.json) success.content = { 'application/json': { schema: refOf(op.response.json) } };
+  else if (op.response.contentType)
+    success.content = { [op.response.contentType]: { schema: { type: 'string' } } };
+  const security = op.optionalAuth ? [...SECURITY[op.access], {}] : SECURITY[op.access];
+  const body = requestBody(op);
+  const limit = RATE_LIMIT[op.access];
+  return {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body ? { requestBody: body } : {}),
+    responses: { [String(op.response.status)]: success, ...errorResponses(errorCodesOf(op)) },
+    security,
+    ...(op.scope ? { 'x-plumbline-scope': op.scope } : {}),
+    ...(limit ? { 'x-plumbline-rate-limit': limit } : {}),
+    ...(op.extensions ?? {}),
+  };
+}
+
+/** `/api/projects/:id` → `/api/projects/{id}`. */
+export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+const DESCRIPTION = [
+  'Plumbline: governance-based credit intelligence and draw governance for construction lenders,',
+  'on a hash-chained event ledger. Every authenticated response carries `Plumbline-Signature`',
+  '(HMAC-SHA256 with your signing secret over `<t>.<sha256 hex of the body>`) and `Content-Digest`;',
+  'errors are RFC 9457 problems. The SDK at /sdk/plumbline.js wraps all of it.',
+].join(' ');
+
+export function buildOpenApi(operations: readonly OperationSpec[]): Json {
+  const requests = operations.flatMap((op) => (op.body ? namedOf(op.body) : []));
+  const responses = operations.flatMap((op) => (op.response.json ? namedOf(op.response.json) : []));
+  const paths: Record<string, Json> = {};
+  for (const op of operations) {
+    const key = openApiPath(op.path);
+    const item = (paths[key] ??= {});
+    const method = op.method.toLowerCase();
+    if (item[method]) throw new Error(`${op.method} ${op.path} is documented twice`);
+    item[method] = operation(op);
+  }
+  const tags = [...new Set(operations.map((op) => op.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Plumbline API', version: API_VERSION, description: DESCRIPTION },
+    servers: [{ url: '/', description: 'This server' }],
+    tags,
+    paths,
+    components: {
+      schemas: {
+        ...componentSchemas(requests, 'input'),
+        ...componentSchemas(responses, 'output'),
+        Problem: problemSchema(),
+        ...problemSchemasByCode(),
+      },
+      securitySchemes: {
+        ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-plumbline-api-key' },
+        BearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
+        KeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'Credit report PDF links only.' },
+      },
+    },
+  };
+}

@@ -1,0 +1,642 @@
+/**
+ * Every route the service declares, as OpenAPI needs to know it: access surface and scope, the
+ * zod schemas of its query and body (the routes' own, imported), its success response and the
+ * errors particular to it. Errors common to a surface (auth, rate limit, body parsing) are added
+ * by the document builder. The coverage test holds this list equal to the RouteTable's.
+ * A few routes keep their query schemas private; those are restated here (QUERIES) verbatim.
+ */
+import { z } from 'zod';
+import { AuditVerifyBody } from '../audit/verify-route.js';
+import { IssueCertificationBody } from '../certification/routes.js';
+import { CompileBody, SimulateBody } from '../governance/draw-routes.js';
+import { AdequacyBody, KernelScanBody } from '../governance/routes.js';
+import { NotarizeBody } from '../notarization/routes.js';
+import { PaymentPushBody } from '../payments/routes.js';
+import type { ApiKeyScope } from '../platform/crypto/api-key.js';
+import type { ErrorCode } from '../platform/http/problem.js';
+import type { Method } from '../platform/http/routes.js';
+import {
+  ChangeOrderPage,
+  CreatedResponse,
+  DocumentPage,
+  DocumentResponse,
+  DrawPage,
+  DrawResponse,
+  ObservationPage,
+  ObservationResponse,
+  ProjectPage,
+  ProjectResponse,
+  RecordChangeOrderBody,
+  RecordDocumentBody,
+  RecordObservationBody,
+  RegisterProjectBody,
+  ResolveFindingBody,
+  SignDrawBody,
+  SubmitDrawBody,
+} from '../projects/contract.js';
+import { RAIL_NAMES, RAIL_PATHS } from '../rails/rail.js';
+import { ImportRegistryFileBody, ImportSummarySchema, RegisterEntityBody } from '../registry/contract.js';
+import * as R from './responses.js';
+
+/** Who may call a route, and with which credential (SPEC §1). */
+export type Access = 'public' | 'lender' | 'pdf' | 'project' | 'ledger' | 'admin';
+
+export interface Named {
+  /** Component name in `#/components/schemas`. */
+  name: string;
+  schema: z.ZodType;
+}
+
+/** A schema, or a choice of schemas (the lender actions' bodies and results). */
+export type SchemaRef = Named | { oneOf: Named[] };
+
+export interface OperationSpec {
+  method: Method;
+  /** Express form (`/api/projects/:id`), exactly as declared in the RouteTable. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  access: Access;
+  scope?: ApiKeyScope;
+  query?: z.ZodType;
+  body?: SchemaRef & { required: boolean };
+  /** Non-JSON request bodies accepted besides `body` (the SAM upload). */
+  rawBody?: string[];
+  response: { status: number; description: string; json?: SchemaRef; contentType?: string };
+  /** A POST that appends: Idempotency-Key accepted; CONFLICT and IDEMPOTENCY_KEY_REUSED possible. */
+  appends?: boolean;
+  errors?: ErrorCode[];
+  /** Replaces the surface's default security (the lender POST, public without an action). */
+  optionalAuth?: boolean;
+  /** Specification extensions (`x-…`) copied onto the operation. */
+  extensions?: Record<`x-${string}`, unknown>;
+  /** Extra query parameters documented by hand (the lender `action`). */
+  queryExtra?: { name: string; description: string; schema: Record<string, unknown>; required: boolean }[];
+}
+
+/** Route-local query schemas, restated (the routes do not export them). */
+export const QUERIES = {
+  page: z.strictObject({
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    cursor: z.string().max(200).optional(),
+  }),
+  entities: z.strictObject({
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    cursor: z.string().max(200).optional(),
+    q: z.string().min(1).max(200).optional(),
+  }),
+  ledgerPage: z.strictObject({
+    after: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  }),
+  pdf: z.strictObject({
+    entity: z.string().trim().min(1).max(200),
+    key: z.string().max(200).optional().meta({ description: 'The API key, for a link a lender can open.' }),
+  }),
+  rail: z.strictObject({ project_id: z.string().min(1).max(80).optional() }),
+  scanAll: z.strictObject({
+    action: z.literal('scan_all'),
+    project_id: z.string().min(1).max(80).optional(),
+  }),
+  badge: z.strictObject({
+    action: z.literal('badge'),
+    cert: z.string().regex(/^CERT-[a-z2-7]{16}$/, 'a certification id, CERT-…'),
+  }),
+} as const;
+
+const created = (what: string): OperationSpec['response'] => ({
+  status: 201,
+  description: `${what} recorded: its id and the ledger position of the event.`,
+  json: { name: 'Created', schema: CreatedResponse },
+});
+const ok = (name: string, schema: z.ZodType, description = 'OK'): OperationSpec['response'] => ({
+  status: 200,
+  description,
+  json: { name, schema },
+});
+const body = (name: string, schema: z.ZodType): Named & { required: boolean } => ({
+  name,
+  schema,
+  required: true,
+});
+const W = { access: 'project', scope: 'governance:write', appends: true } as const;
+const Rd = { access: 'project', scope: 'governance:read' } as const;
+
+function ingestion(): OperationSpec[] {
+  return [
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/entities',
+      operationId: 'createEntity',
+      tag: 'Ingestion',
+      summary: 'Register a governed entity',
+      body: body('RegisterEntityBody', RegisterEntityBody),
+      response: created('Entity'),
+      errors: ['CONFLICT'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/entities',
+      operationId: 'listEntities',
+      tag: 'Ingestion',
+      summary: 'List governed entities',
+      query: QUERIES.entities,
+      response: ok('EntityPage', R.EntityPageSchema),
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/entities/:id',
+      operationId: 'getEntity',
+      tag: 'Ingestion',
+      summary: 'One entity by ent_ id, EIN or name',
+      response: ok('Entity', R.EntitySchema),
+      errors: ['NOT_FOUND', 'CONFLICT'],
+    },
+    {
+      access: 'admin',
+      scope: 'admin',
+      method: 'POST',
+      path: '/api/registry/import',
+      operationId: 'importRegistry',
+      tag: 'Ingestion',
+      summary: 'Import a SAM.gov extract (upload ≤ 1 MiB, or {path} under DATA_DIR/imports)',
+      body: { name: 'ImportRegistryFileBody', schema: ImportRegistryFileBody, required: false },
+      rawBody: ['text/csv', 'text/plain', 'application/zip', 'application/octet-stream'],
+      response: ok('ImportSummary', ImportSummarySchema),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/projects',
+      operationId: 'registerProject',
+      tag: 'Ingestion',
+      summary: 'Register a project',
+      body: body('RegisterProjectBody', RegisterProjectBody),
+      response: created('Project'),
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/projects',
+      operationId: 'listProjects',
+      tag: 'Ingestion',
+      summary: "The org's projects",
+      query: QUERIES.page,
+      response: ok('ProjectPage', ProjectPage),
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/projects/:id',
+      operationId: 'getProject',
+      tag: 'Ingestion',
+      summary: 'One project',
+      response: ok('Project', ProjectResponse),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/projects/:id/change-orders',
+      operationId: 'recordChangeOrder',
+      tag: 'Ingestion',
+      summary: 'Record a change order',
+      body: body('RecordChangeOrderBody', RecordChangeOrderBody),
+      response: created('Change order'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/projects/:id/change-orders',
+      operationId: 'listChangeOrders',
+      tag: 'Ingestion',
+      summary: "A project's change orders",
+      query: QUERIES.page,
+      response: ok('ChangeOrderPage', ChangeOrderPage),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/projects/:id/documents',
+      operationId: 'recordDocument',
+      tag: 'Ingestion',
+      summary: 'Record a document (lien waiver, COI, inspection, title date-down, invoice, bill of sale)',
+      body: body('RecordDocumentBody', RecordDocumentBody),
+      response: created('Document'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/projects/:id/documents',
+      operationId: 'listDocuments',
+      tag: 'Ingestion',
+      summary: "A project's documents",
+      query: QUERIES.page,
+      response: ok('DocumentPage', DocumentPage),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/documents/:id',
+      operationId: 'getDocument',
+      tag: 'Ingestion',
+      summary: 'One document',
+      response: ok('Document', DocumentResponse),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/projects/:id/draws',
+      operationId: 'submitDraw',
+      tag: 'Ingestion',
+      summary: 'Submit a draw (AIA G702/G703 pay application)',
+      body: body('SubmitDrawBody', SubmitDrawBody),
+      response: created('Draw'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/projects/:id/draws',
+      operationId: 'listDraws',
+      tag: 'Ingestion',
+      summary: "A project's draws",
+      query: QUERIES.page,
+      response: ok('DrawPage', DrawPage),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/draws/:id',
+      operationId: 'getDraw',
+      tag: 'Ingestion',
+      summary: 'One draw with its G702 summary and signatures',
+      response: ok('Draw', DrawResponse),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/draws/:id/signatures',
+      operationId: 'signDraw',
+      tag: 'Ingestion',
+      summary: "Sign a draw (a role of the profile's certification chain)",
+      body: body('SignDrawBody', SignDrawBody),
+      response: created('Signature'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/observations',
+      operationId: 'recordObservation',
+      tag: 'Ingestion',
+      summary: 'Record a rail observation (DOMAIN §8 kinds)',
+      body: body('RecordObservationBody', RecordObservationBody),
+      response: created('Observation'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/observations',
+      operationId: 'listObservations',
+      tag: 'Ingestion',
+      summary: "The org's observations",
+      query: QUERIES.page,
+      response: ok('ObservationPage', ObservationPage),
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/observations/:id',
+      operationId: 'getObservation',
+      tag: 'Ingestion',
+      summary: 'One observation',
+      response: ok('Observation', ObservationResponse),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/findings/:id/resolve',
+      operationId: 'resolveFinding',
+      tag: 'Ingestion',
+      summary: 'Resolve a governance finding',
+      body: body('ResolveFindingBody', ResolveFindingBody),
+      response: created('Resolution'),
+      errors: ['NOT_FOUND'],
+    },
+  ];
+}
+
+function governance(): OperationSpec[] {
+  const recorded = (name: string, schema: z.ZodType, what: string): OperationSpec['response'] => ({
+    status: 201,
+    description: `${what}, recorded as an event carrying its payload hash (audit-verify finds it).`,
+    json: { name, schema },
+  });
+  return [
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/kernel-core',
+      operationId: 'scan',
+      tag: 'Governance',
+      summary: 'Kernel full scan: contradictions, temporal rules, adequacy',
+      body: body('KernelScanBody', KernelScanBody),
+      response: recorded('ScanResult', R.ScanResultSchema, 'The scan'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/dependency-graph',
+      operationId: 'compileDraw',
+      tag: 'Governance',
+      summary: 'Compile the engine DAG for a draw',
+      body: body('CompileBody', CompileBody),
+      response: recorded('CompileResult', R.CompileResultSchema, 'The compilation'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/adequacy',
+      operationId: 'adequacy',
+      tag: 'Governance',
+      summary: 'Capital adequacy of a project',
+      body: body('AdequacyBody', AdequacyBody),
+      response: recorded('AdequacyResult', R.AdequacyResultSchema, 'The assessment'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/simulate',
+      operationId: 'simulateDraw',
+      tag: 'Governance',
+      summary: 'Simulate a draw: Approve Now, Approve With Conditions, Defer',
+      body: body('SimulateBody', SimulateBody),
+      response: recorded('SimulationResult', R.SimulationResultSchema, 'The simulation'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/certification',
+      operationId: 'issueCertification',
+      tag: 'Governance',
+      summary: 'Issue a project certification',
+      body: body('IssueCertificationBody', IssueCertificationBody),
+      response: recorded('CertificationResult', R.CertificationResultSchema, 'The certification'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      access: 'public',
+      method: 'GET',
+      path: '/api/certification',
+      operationId: 'certificationBadge',
+      tag: 'Governance',
+      summary: 'Certification badge (public SVG: grade, score, VALID / EXPIRED / SUPERSEDED)',
+      query: QUERIES.badge,
+      response: { status: 200, description: 'The badge.', contentType: 'image/svg+xml' },
+      errors: ['NOT_FOUND', 'INVALID_REQUEST'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/notarization',
+      operationId: 'notarize',
+      tag: 'Governance',
+      summary: 'Notarize a recorded document (three digests over its JCS)',
+      body: body('NotarizeBody', NotarizeBody),
+      response: recorded('NotarizationResult', R.NotarizationResultSchema, 'The notarization'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/payment-push',
+      operationId: 'pushPayment',
+      tag: 'Governance',
+      summary: "Push a draw's payment through every gate of its profile",
+      description:
+        'Gate unmet → 422 GATE_UNMET listing every gate, and a PaymentPushBlocked event; a funded draw → 409.',
+      body: body('PaymentPushBody', PaymentPushBody),
+      response: recorded(
+        'PaymentResult',
+        R.PaymentResultSchema,
+        'The payment, submitted to the rail adapter as an ISO 20022 pain.001',
+      ),
+      errors: ['NOT_FOUND', 'GATE_UNMET'],
+    },
+    {
+      access: 'project',
+      scope: 'governance:read',
+      method: 'POST',
+      path: '/api/audit-verify',
+      operationId: 'auditVerify',
+      tag: 'Governance',
+      summary: 'Is this hash recorded, and does its record still verify?',
+      body: body('AuditVerifyBody', AuditVerifyBody),
+      response: ok('AuditVerification', R.AuditVerificationSchema),
+    },
+  ];
+}
+
+function rails(): OperationSpec[] {
+  const each: OperationSpec[] = RAIL_NAMES.map((name) => ({
+    ...Rd,
+    method: 'GET' as const,
+    path: RAIL_PATHS[name],
+    operationId: `rail_${name.toLowerCase()}`,
+    tag: 'Rails',
+    summary: `${name} rail (DOMAIN §8)`,
+    query: QUERIES.rail,
+    response: ok('RailResult', R.RailResultSchema),
+    errors: ['NOT_FOUND' as const],
+  }));
+  return [
+    ...each,
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/governance-rails',
+      operationId: 'scanAll',
+      tag: 'Rails',
+      summary: 'All eleven rails at once (action=scan_all)',
+      query: QUERIES.scanAll,
+      response: ok('ScanAllResult', R.ScanAllResultSchema),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/profiles',
+      operationId: 'profiles',
+      tag: 'Rails',
+      summary: 'The five governance profiles as the code runs them',
+      response: ok('Profiles', R.ProfilesSchema),
+    },
+  ];
+}
+
+function ledgerAndPlatform(): OperationSpec[] {
+  const L = { access: 'ledger', scope: 'ledger:read', tag: 'Ledger' } as const;
+  const P = { access: 'public', tag: 'Platform' } as const;
+  return [
+    {
+      ...L,
+      method: 'GET',
+      path: '/api/ledger',
+      operationId: 'ledgerPage',
+      summary: 'Ledger events after a seq (other orgs redacted)',
+      query: QUERIES.ledgerPage,
+      response: ok('LedgerPage', R.LedgerPageSchema),
+    },
+    {
+      ...L,
+      method: 'GET',
+      path: '/api/ledger/verify',
+      operationId: 'ledgerVerifyStatus',
+      summary: 'The background verifier watermark',
+      response: ok('LedgerVerifyStatus', R.LedgerVerifyStatusSchema),
+    },
+    {
+      ...L,
+      method: 'GET',
+      path: '/api/ledger/:seq',
+      operationId: 'ledgerEvent',
+      summary: 'One ledger event',
+      response: ok('LedgerEntry', R.LedgerEntrySchema),
+      errors: ['NOT_FOUND', 'INVALID_REQUEST'],
+    },
+    {
+      access: 'pdf',
+      scope: 'credit:read',
+      tag: 'Lender credit',
+      method: 'GET',
+      path: '/api/credit-report-pdf',
+      operationId: 'creditReportPdf',
+      summary: 'The credit report as a printable PDF (counts against the daily quota)',
+      query: QUERIES.pdf,
+      response: {
+        status: 200,
+        description: 'The PDF; header Provenance-Hash.',
+        contentType: 'application/pdf',
+      },
+      errors: ['NOT_FOUND', 'CONFLICT'],
+    },
+    {
+      ...P,
+      method: 'GET',
+      path: '/healthz',
+      operationId: 'healthz',
+      summary: 'Liveness',
+      response: ok('Health', R.HealthSchema),
+    },
+    {
+      ...P,
+      method: 'GET',
+      path: '/readyz',
+      operationId: 'readyz',
+      summary: 'Readiness (503 lists the failing checks)',
+      response: ok('Readiness', R.ReadinessSchema),
+    },
+    {
+      ...P,
+      method: 'GET',
+      path: '/metrics',
+      operationId: 'metrics',
+      summary: 'Prometheus metrics',
+      response: { status: 200, description: 'Prometheus text format.', contentType: 'text/plain' },
+    },
+  ];
+}
+
+/** Developer resources served by src/openapi/routes.ts itself. */
+export function developerResources(): OperationSpec[] {
+  const D = { access: 'public', tag: 'Developer' } as const;
+  return [
+    {
+      ...D,
+      method: 'GET',
+      path: '/openapi.json',
+      operationId: 'openapi',
+      summary: 'This document (OpenAPI 3.1)',
+      response: { status: 200, description: 'OpenAPI 3.1', contentType: 'application/json' },
+    },
+    {
+      ...D,
+      method: 'GET',
+      path: '/docs',
+      operationId: 'docs',
+      summary: 'API reference rendered from this document',
+      response: { status: 200, description: 'HTML', contentType: 'text/html' },
+    },
+    {
+      ...D,
+      method: 'GET',
+      path: '/docs/init.js',
+      operationId: 'docsScript',
+      summary: 'Starts Swagger UI on /docs',
+      response: { status: 200, description: 'JavaScript', contentType: 'text/javascript' },
+    },
+    {
+      ...D,
+      method: 'GET',
+      path: '/docs/docs.css',
+      operationId: 'docsStyles',
+      summary: 'Styles of /docs',
+      response: { status: 200, description: 'CSS', contentType: 'text/css' },
+    },
+    {
+      ...D,
+      method: 'GET',
+      path: '/docs/assets/:file',
+      operationId: 'docsAsset',
+      summary: 'Swagger UI (swagger-ui-bundle.js, swagger-ui.css, favicon-32x32.png)',
+      response: { status: 200, description: 'JavaScript, CSS or PNG', contentType: 'text/javascript' },
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...D,
+      method: 'GET',
+      path: '/sdk/plumbline.js',
+      operationId: 'sdk',
+      summary: 'The SDK (ESM, browsers and Node 20+)',
+      response: { status: 200, description: 'JavaScript module', contentType: 'text/javascript' },
+      errors: ['UNAVAILABLE'],
+    },
+    {
+      ...D,
+      method: 'GET',
+      path: '/sdk/plumbline.d.ts',
+      operationId: 'sdkTypes',
+      summary: 'TypeScript declarations of the SDK',
+      response: {
+        status: 200,
+        description: 'TypeScript declarations',
+        contentType: 'application/typescript',
+      },
+      errors: ['UNAVAILABLE'],
+    },
+  ];
+}
+
+export function routeOperations(): OperationSpec[] {
+  return [...ingestion(), ...governance(), ...rails(), ...ledgerAndPlatform(), ...developerResources()];
+}

@@ -1,0 +1,151 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return --
+   the OpenAPI document is untyped JSON walked by key; the assertions are what check its shape. */
+import { expect } from 'chai';
+import request from 'supertest';
+import { serviceOf } from '../../src/app.js';
+import { openApiPath } from '../../src/openapi/index.js';
+import { ERROR_CODES } from '../../src/platform/http/problem.js';
+import { startService, type TestService } from '../support/service.js';
+
+type Json = Record<string, any>;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** Follows a local `#/components/...` reference. */
+function deref(doc: Json, node: Json): Json {
+  if (typeof node.$ref !== 'string') return node;
+  const parts = node.$ref.replace(/^#\//, '').split('/');
+  const target = parts.reduce<Json | undefined>((at, key) => at?.[key] as Json | undefined, doc);
+  if (!target) throw new Error(`dangling reference ${node.$ref}`);
+  return target;
+}
+
+/** Every `$ref` anywhere under `node`. */
+function refsIn(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((n) => refsIn(n, out));
+  else if (node && typeof node === 'object')
+    for (const [k, v] of Object.entries(node))
+      k === '$ref' && typeof v === 'string' ? out.push(v) : refsIn(v, out);
+  return out;
+}
+
+function operationsOf(doc: Json): { path: string; method: string; op: Json }[] {
+  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    METHODS.filter((m) => (item as Json)[m]).map((method) => ({
+      path,
+      method,
+      op: (item as Json)[method] as Json,
+    })),
+  );
+}
+
+describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
+  this.timeout(30_000);
+  let svc: TestService;
+  let doc: Json;
+
+  before(async () => {
+    svc = await startService();
+    const res = await request(svc.app).get('/openapi.json');
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^application\/json/);
+    doc = res.body as Json;
+  });
+  after(async () => {
+    await svc.close();
+  });
+
+  it('is an OpenAPI 3.1 document whose references all resolve', () => {
+    expect(doc.openapi).to.equal('3.1.0');
+    expect(doc.info.version).to.equal('1.0.0');
+    for (const ref of refsIn(doc)) expect(() => deref(doc, { $ref: ref }), ref).to.not.throw();
+    const ids = operationsOf(doc).map((o) => o.op.operationId as string);
+    expect(new Set(ids).size, 'operationIds are unique').to.equal(ids.length);
+  });
+
+  it('documents every declared route and method, and nothing that is not declared', () => {
+    const declared = serviceOf(svc.app)
+      .routes.paths()
+      .flatMap((r) => r.methods.map((m) => `${m} ${openApiPath(r.path)}`))
+      .sort();
+    const documented = operationsOf(doc)
+      .map((o) => `${o.method.toUpperCase()} ${o.path}`)
+      .sort();
+    expect(documented).to.deep.equal(declared);
+    // The generic static-file entries never stand in for an API route.
+    const generic = operationsOf(doc).filter((o) => (o.op.tags as string[]).includes('Static pages'));
+    expect(generic.filter((o) => o.path.startsWith('/api/'))).to.deep.equal([]);
+  });
+
+  it('takes request bodies from the routes’ strict zod schemas', () => {
+    const body = deref(doc, doc.paths['/api/projects'].post.requestBody.content['application/json'].schema);
+    expect(body.additionalProperties).to.equal(false);
+    expect(body.required).to.include.members(['name', 'borrower', 'general_contractor', 'sov']);
+    expect(body.properties.jurisdiction.enum).to.include('CA');
+    const documents = deref(
+      doc,
+      doc.paths['/api/projects/{id}/documents'].post.requestBody.content['application/json'].schema,
+    );
+    expect(documents.oneOf).to.have.length(6);
+    const ledger = doc.paths['/api/ledger'].get.parameters as Json[];
+    expect(ledger.map((p) => p.name)).to.deep.equal(['after', 'limit']);
+    expect(ledger.find((p) => p.name === 'limit')!.schema).to.include({ maximum: 500, default: 100 });
+  });
+
+  it('documents the lender actions as variants of one POST /api/lender-credit operation', async () => {
+    const op = doc.paths['/api/lender-credit'].post as Json;
+    const discovery = (await request(svc.app).get('/api/lender-credit')).body as Json;
+    const discovered = Object.keys(discovery.endpoints as Json).map((k) => k.replace('POST ?action=', ''));
+    const action = (op.parameters as Json[]).find((p) => p.name === 'action')!;
+    expect(action.schema.enum).to.have.members(discovered);
+    const variants = op['x-plumbline-actions'] as Json[];
+    expect(variants.map((v) => v.action)).to.have.members(discovered);
+    const score = variants.find((v) => v.action === 'score')!;
+    expect(deref(doc, score.body).required).to.deep.equal(['entity']);
+    expect(deref(doc, score.result).required).to.include.members(['credit', 'provenance_hash', 'provenance']);
+    expect(variants.find((v) => v.action === 'usage')!.body).to.equal(null);
+    expect(op.requestBody.content['application/json'].schema.oneOf).to.have.length(variants.length - 1);
+    expect(op.security).to.deep.include({ ApiKeyHeader: [] });
+  });
+
+  it('points every error response at the Problem schema built from ERRORS', () => {
+    const problem = doc.components.schemas.Problem as Json;
+    expect(problem.properties.code.enum).to.deep.equal(ERROR_CODES);
+    const seen = new Set<string>();
+    for (const { path, method, op } of operationsOf(doc)) {
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        if (Number(status) < 400) continue;
+        const schema = (response as Json).content['application/problem+json'].schema as Json;
+        const members = (schema.oneOf as Json[] | undefined) ?? [schema];
+        for (const member of members) {
+          const narrowed = deref(doc, member);
+          expect(narrowed.allOf[0].$ref, `${method} ${path} ${status}`).to.equal(
+            '#/components/schemas/Problem',
+          );
+          const code = narrowed.allOf[1].properties.code.const as string;
+          expect(narrowed.allOf[1].properties.status.const, `${code} on ${status}`).to.equal(Number(status));
+          seen.add(code);
+        }
+      }
+    }
+    expect([...seen].sort()).to.deep.equal([...ERROR_CODES].sort());
+    const push = doc.paths['/api/payment-push'].post.responses as Json;
+    expect(push['422'].content['application/problem+json'].schema.oneOf).to.have.length(2);
+    expect(push['429'].headers).to.have.property('Retry-After');
+  });
+
+  it('states each surface’s security and scope', () => {
+    const sec = (path: string, method: string) => doc.paths[path][method] as Json;
+    expect(sec('/healthz', 'get').security).to.deep.equal([]);
+    expect(sec('/api/projects', 'post').security).to.deep.include({ BearerAuth: [] });
+    expect(sec('/api/projects', 'post')['x-plumbline-scope']).to.equal('governance:write');
+    expect(sec('/api/credit-report-pdf', 'get').security).to.deep.include({ KeyQuery: [] });
+    expect(sec('/api/ledger', 'get')['x-plumbline-scope']).to.equal('ledger:read');
+    expect(sec('/api/registry/import', 'post')['x-plumbline-scope']).to.equal('admin');
+    expect(sec('/api/projects', 'post').parameters.map((p: Json) => p.name)).to.include('Idempotency-Key');
+    expect(Object.keys(doc.components.securitySchemes as Json)).to.have.members([
+      'ApiKeyHeader',
+      'BearerAuth',
+      'KeyQuery',
+    ]);
+  });
+});
