@@ -14,6 +14,8 @@ export interface LenderAction<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** usage does not count (SPEC §3); every other action does. */
   counted: boolean;
+  /** Records events (score, verify): honours Idempotency-Key, so a retry replays and ids are derived. */
+  appends?: boolean;
   handle(req: Request, body: z.infer<S>): Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 

@@ -102,6 +102,7 @@ export function creditActions(s: Service): LenderAction[] {
     body_doc: { entity: 'string — legal name, alias/DBA, EIN (NN-NNNNNNN) or ent_ id' },
     schema: EntityBody,
     counted: true,
+    appends: true,
     async handle(req, body) {
       return (await issueCreditReport(s, req, body.entity)) as unknown as Record<string, unknown>;
     },

@@ -7,6 +7,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { authenticate } from '../platform/http/auth.js';
 import { authOf, ctxOf } from '../platform/http/context.js';
+import { idempotent } from '../platform/http/idempotent.js';
 import { jsonBody } from '../platform/http/middleware.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { countRequest } from '../platform/http/rate-limit.js';
@@ -17,12 +18,29 @@ import { discoveryDocument } from './discovery.js';
 
 export const LENDER_PATH = '/api/lender-credit';
 
-/** Runs one middleware inside a handler (the action decides whether auth and body parsing apply). */
-function runMiddleware(mw: RequestHandler, req: Request, res: Response): Promise<void> {
+/**
+ * Runs one middleware inside a handler (the action decides whether auth, body parsing and
+ * idempotency apply). Resolves `true` when the middleware answered the request itself (a replay)
+ * instead of passing it on; rejects with whatever it failed with, sync or async.
+ */
+function runMiddleware(mw: RequestHandler, req: Request, res: Response): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    void mw(req, res, (err?: unknown) =>
-      err ? reject(err instanceof Error ? err : new Error('middleware failed', { cause: err })) : resolve(),
-    );
+    const answered = (): void => resolve(true);
+    res.once('finish', answered);
+    const next = (err?: unknown): void => {
+      res.off('finish', answered);
+      if (err) reject(err instanceof Error ? err : new Error('middleware failed', { cause: err }));
+      else resolve(false);
+    };
+    try {
+      Promise.resolve(mw(req, res, next)).catch((error: unknown) => {
+        res.off('finish', answered);
+        reject(error instanceof Error ? error : new Error('middleware failed', { cause: error }));
+      });
+    } catch (error) {
+      res.off('finish', answered);
+      reject(error instanceof Error ? error : new Error('middleware failed', { cause: error }));
+    }
   });
 }
 
@@ -56,6 +74,7 @@ export function mountLenderApi(s: Service, actions: readonly LenderAction[]): vo
   const table = new Map(actions.map((a) => [a.name, a]));
   const auth = authenticate(s.resolveKey, { scope: 'credit:read' });
   const body = jsonBody();
+  const idempotency = idempotent(s.idempotency);
 
   const handle = async (req: Request, res: Response): Promise<void> => {
     const { action: name } = parseWith(ActionQuery, req.query, 'query');
@@ -96,6 +115,8 @@ export function mountLenderApi(s: Service, actions: readonly LenderAction[]): vo
       );
     }
     await runMiddleware(body, req, res);
+    // An appending action honours Idempotency-Key: a replay is answered by the middleware itself.
+    if (action.appends && (await runMiddleware(idempotency, req, res))) return;
     const parsed: unknown = parseWith(action.schema, req.body);
     const result = await action.handle(req, parsed);
     res.json({ ok: true, ...result });

@@ -3,7 +3,7 @@
  */
 import { keys as keysProjection } from '../../projections/keys.js';
 import type { ApiKeyMode, ApiKeyScope, RandomBytes } from '../platform/crypto/api-key.js';
-import { idFromUuid, newEventId } from '../platform/ids.js';
+import { derivedEventId, idFromUuid, newEventId } from '../platform/ids.js';
 import type { Ledger } from '../platform/ledger/ledger.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import type { ServerSecrets } from '../platform/secrets.js';
@@ -44,7 +44,11 @@ export async function issueKey(
         ...(req.randomBytes ? { randomBytes: req.randomBytes } : {}),
       });
       return {
-        events: decided.events.map((e, i) => (i === 0 ? { ...e, id: eventId } : e)),
+        // Every event id derives from the issuance's id, so a seeded issuance is reproducible.
+        events: decided.events.map((e, i) => ({
+          ...e,
+          id: i === 0 ? eventId : derivedEventId(`${eventId}|${i}`),
+        })),
         result: decided.result,
       };
     },

@@ -123,6 +123,30 @@ describe('lender credit API (SPEC §4)', function () {
     expect(verdict.body.match).to.include({ kind: 'credit_report', type: 'CreditReportIssued' });
   });
 
+  it('honours Idempotency-Key on score: a retry replays the report and records no second inquiry', async () => {
+    await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+    const send = () =>
+      request(svc.app)
+        .post('/api/lender-credit?action=score')
+        .set('x-plumbline-api-key', a.key)
+        .set('Idempotency-Key', 'score-keystone-0001')
+        .send({ entity: 'Keystone Builders' });
+    const first = await send();
+    expect(first.status).to.equal(200);
+    const head = await svc.head();
+    const again = await send();
+    expect(again.headers['idempotent-replayed']).to.equal('true');
+    expect(again.body).to.deep.equal(first.body);
+    expect(await svc.head()).to.equal(head);
+    const reused = await request(svc.app)
+      .post('/api/lender-credit?action=score')
+      .set('x-plumbline-api-key', a.key)
+      .set('Idempotency-Key', 'score-keystone-0001')
+      .send({ entity: 'Someone Else' });
+    expect(reused.status).to.equal(422);
+    expect(reused.body).to.include({ ok: false, code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+
   it('answers unknown entities with 404 and up to 5 candidates, ambiguous names with 409', async () => {
     await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
     const near = await lender(a, 'score', { entity: 'Keystone Bilders' });
