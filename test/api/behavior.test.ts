@@ -4,9 +4,9 @@ import { serviceOf } from '../../src/app.js';
 import { credit } from '../../projections/credit.js';
 import { BehaviorEvaluator } from '../../src/lender-api/behavior-evaluator.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
+import { D, ONE_LINE_SOV, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
 
-const D = (dollars: number): number => Math.round(dollars * 100);
 const DAY = 86_400_000;
 
 describe('scheduled behavioral evaluator (DOMAIN §5)', function () {
@@ -28,24 +28,12 @@ describe('scheduled behavioral evaluator (DOMAIN §5)', function () {
     const project = await request(svc.app)
       .post('/api/projects')
       .set(bearer())
-      .send({
-        name: 'Harbor View Lofts',
-        borrower: owner,
-        general_contractor: gc,
-        jurisdiction: 'CA',
-        loan_amount: D(800_000),
-        equity: D(200_000),
-        contract_sum: D(1_000_000),
-        retainage_pct: 10,
-        interest_rate_pct: 7.5,
-        start_date: '2026-01-05',
-        completion_date: '2026-12-18',
-        maturity_date: '2027-06-30',
-        sov: [
-          { line: 1, description: 'General conditions', scheduled_value: D(1_000_000), trade: 'general' },
-        ],
-        required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }],
-      });
+      .send(
+        projectBody(
+          { borrower: owner, general_contractor: gc },
+          { sov: ONE_LINE_SOV, required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }] },
+        ),
+      );
     const projectId = String(project.body.id);
     // GL cover that ends in 25 days: an INSURANCE_EXPIRY WARNING attributed to the GC, open from today.
     const coi = await request(svc.app)

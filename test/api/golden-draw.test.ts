@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
+import { D, firstDrawBody, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
-
-const D = (dollars: number): number => Math.round(dollars * 100);
 
 /**
  * One draw from submission to payment, through every governance step, as a lender's integration
@@ -44,26 +43,10 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
       legal_name: 'Lumen Architecture PLLC',
       roles: ['architect'],
     });
-    projectId = await created('/api/projects', {
-      name: 'Harbor View Lofts',
-      borrower: owner,
-      general_contractor: gc,
-      architect,
-      jurisdiction: 'CA',
-      loan_amount: D(800_000),
-      equity: D(200_000),
-      contract_sum: D(1_000_000),
-      retainage_pct: 10,
-      interest_rate_pct: 7.5,
-      start_date: '2026-01-05',
-      completion_date: '2026-12-18',
-      maturity_date: '2027-06-30',
-      sov: [
-        { line: 1, description: 'Sitework', scheduled_value: D(400_000), trade: 'sitework' },
-        { line: 2, description: 'Framing', scheduled_value: D(600_000), trade: 'carpentry' },
-      ],
-      required_coverages: [],
-    });
+    projectId = await created(
+      '/api/projects',
+      projectBody({ borrower: owner, general_contractor: gc, architect }),
+    );
     const inv1 = await created(`/api/projects/${projectId}/documents`, {
       type: 'INVOICE',
       vendor: gc,
@@ -78,18 +61,7 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
       amount: D(50_000),
       line: 2,
     });
-    drawId = await created(`/api/projects/${projectId}/draws`, {
-      application_no: 1,
-      period_from: '2026-05-01',
-      period_to: '2026-05-31',
-      retainage_pct: 10,
-      lines: [
-        { line: 1, previous: 0, this_period: D(100_000), stored_materials: 0 },
-        { line: 2, previous: 0, this_period: D(50_000), stored_materials: 0 },
-      ],
-      invoices: [inv1, inv2],
-      requested_amount: D(135_000),
-    });
+    drawId = await created(`/api/projects/${projectId}/draws`, firstDrawBody({ invoices: [inv1, inv2] }));
   });
   afterEach(async () => {
     await svc.close();

@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
+import { firstDrawBody, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
-
-const D = (dollars: number): number => Math.round(dollars * 100);
 
 describe('project governance API: kernel scan, adequacy, audit-verify (SPEC §6)', function () {
   this.timeout(30_000);
@@ -29,38 +28,9 @@ describe('project governance API: kernel scan, adequacy, audit-verify (SPEC §6)
       String((await post('/api/entities', { legal_name, roles })).body.id);
     const owner = await ent('Harbor View Owner LLC', ['owner']);
     gc = await ent('Keystone Builders, Inc.', ['general_contractor']);
-    const project = await post('/api/projects', {
-      name: 'Harbor View Lofts',
-      borrower: owner,
-      general_contractor: gc,
-      jurisdiction: 'CA',
-      loan_amount: D(800_000),
-      equity: D(200_000),
-      contract_sum: D(1_000_000),
-      retainage_pct: 10,
-      interest_rate_pct: 7.5,
-      start_date: '2026-01-05',
-      completion_date: '2026-12-18',
-      maturity_date: '2027-06-30',
-      sov: [
-        { line: 1, description: 'Sitework', scheduled_value: D(400_000), trade: 'sitework' },
-        { line: 2, description: 'Framing', scheduled_value: D(600_000), trade: 'carpentry' },
-      ],
-      required_coverages: [],
-    });
+    const project = await post('/api/projects', projectBody({ borrower: owner, general_contractor: gc }));
     projectId = String(project.body.id);
-    const draw = await post(`/api/projects/${projectId}/draws`, {
-      application_no: 1,
-      period_from: '2026-05-01',
-      period_to: '2026-05-31',
-      retainage_pct: 10,
-      lines: [
-        { line: 1, previous: 0, this_period: D(100_000), stored_materials: 0 },
-        { line: 2, previous: 0, this_period: D(50_000), stored_materials: 0 },
-      ],
-      invoices: [],
-      requested_amount: D(135_000),
-    });
+    const draw = await post(`/api/projects/${projectId}/draws`, firstDrawBody());
     expect(draw.status, JSON.stringify(draw.body)).to.equal(201);
     drawId = String(draw.body.id);
   });

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
+import { D, firstDrawBody, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
-
-const D = (dollars: number): number => Math.round(dollars * 100);
 
 describe('ingestion API (SPEC §5) end to end', function () {
   this.timeout(30_000);
@@ -25,26 +24,10 @@ describe('ingestion API (SPEC §5) end to end', function () {
     const borrower = await entity('Harbor View Owner LLC', ['owner']);
     const gc = await entity('Keystone Builders, Inc.', ['general_contractor'], { ein: '12-3456789' });
     const architect = await entity('Lumen Architecture PLLC', ['architect']);
-    const body = {
-      name: 'Harbor View Lofts',
-      borrower,
-      general_contractor: gc,
-      architect,
-      jurisdiction: 'CA',
-      loan_amount: D(800_000),
-      equity: D(200_000),
-      contract_sum: D(1_000_000),
-      retainage_pct: 10,
-      interest_rate_pct: 7.5,
-      start_date: '2026-01-05',
-      completion_date: '2026-12-18',
-      maturity_date: '2027-06-30',
-      sov: [
-        { line: 1, description: 'Sitework', scheduled_value: D(400_000), trade: 'sitework' },
-        { line: 2, description: 'Framing', scheduled_value: D(600_000), trade: 'carpentry' },
-      ],
-      required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }],
-    };
+    const body = projectBody(
+      { borrower, general_contractor: gc, architect },
+      { required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }] },
+    );
     const res = await request(svc.app).post('/api/projects').set(auth(lender)).send(body);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.id).to.match(/^prj_/);
@@ -52,18 +35,7 @@ describe('ingestion API (SPEC §5) end to end', function () {
     return { id: String(res.body.id), gc };
   }
 
-  const drawBody = {
-    application_no: 1,
-    period_from: '2026-05-01',
-    period_to: '2026-05-31',
-    lines: [
-      { line: 1, previous: 0, this_period: D(100_000), stored_materials: 0 },
-      { line: 2, previous: 0, this_period: D(50_000), stored_materials: 0 },
-    ],
-    retainage_pct: 10,
-    invoices: [],
-    requested_amount: D(135_000),
-  };
+  const drawBody = firstDrawBody();
 
   beforeEach(async () => {
     svc = await startService();
@@ -176,7 +148,10 @@ describe('ingestion API (SPEC §5) end to end', function () {
       .set(auth(lender))
       .send({
         ...drawBody,
-        lines: [...drawBody.lines, { line: 9, previous: 0, this_period: 1, stored_materials: 0 }],
+        lines: [
+          ...(drawBody.lines as object[]),
+          { line: 9, previous: 0, this_period: 1, stored_materials: 0 },
+        ],
       });
     expect(badLine.status).to.equal(400);
     expect(JSON.stringify(badLine.body.errors)).to.match(/lines/);

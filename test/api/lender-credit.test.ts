@@ -4,9 +4,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { REPO_ROOT } from '../support/cli.js';
+import { ONE_LINE_SOV, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
-
-const D = (dollars: number): number => Math.round(dollars * 100);
 
 describe('lender credit API (SPEC §4)', function () {
   this.timeout(60_000);
@@ -32,24 +31,12 @@ describe('lender credit API (SPEC §4)', function () {
     const res = await request(svc.app)
       .post('/api/projects')
       .set(bearer(k))
-      .send({
-        name,
-        borrower: owner,
-        general_contractor: gc,
-        jurisdiction: 'TX',
-        loan_amount: D(800_000),
-        equity: D(200_000),
-        contract_sum: D(1_000_000),
-        retainage_pct: 10,
-        interest_rate_pct: 7.5,
-        start_date: '2026-01-05',
-        completion_date: '2026-12-18',
-        maturity_date: '2027-06-30',
-        sov: [
-          { line: 1, description: 'General conditions', scheduled_value: D(1_000_000), trade: 'general' },
-        ],
-        required_coverages: [],
-      });
+      .send(
+        projectBody(
+          { borrower: owner, general_contractor: gc },
+          { name, jurisdiction: 'TX', sov: ONE_LINE_SOV },
+        ),
+      );
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return String(res.body.id);
   }

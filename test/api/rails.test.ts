@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { COMPOSITE_RULE, compositeScore, governancePosture, RAILS } from '../../src/rails/index.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
+import { D, ONE_LINE_SOV, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
-
-const D = (dollars: number): number => Math.round(dollars * 100);
 
 describe('governance rails API (SPEC §7)', function () {
   this.timeout(30_000);
@@ -27,22 +26,7 @@ describe('governance rails API (SPEC §7)', function () {
     const res = await request(svc.app)
       .post('/api/projects')
       .set(auth(a))
-      .send({
-        name: 'Harbor View Lofts',
-        borrower: owner,
-        general_contractor: gc,
-        jurisdiction: 'CA',
-        loan_amount: D(800_000),
-        equity: D(200_000),
-        contract_sum: D(1_000_000),
-        retainage_pct: 10,
-        interest_rate_pct: 7.5,
-        start_date: '2026-01-05',
-        completion_date: '2026-12-18',
-        maturity_date: '2027-06-30',
-        sov: [{ line: 1, description: 'Sitework', scheduled_value: D(1_000_000), trade: 'sitework' }],
-        required_coverages: [],
-      });
+      .send(projectBody({ borrower: owner, general_contractor: gc }, { sov: ONE_LINE_SOV }));
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     projectA = String(res.body.id);
     const citation = await request(svc.app)

@@ -66,7 +66,8 @@ describe('developer resources in Chromium: /docs and the SDK from a page (SPEC Â
     await page.goto(`${server.baseUrl}/mesh-ledger.html`);
     const outcome = await page.evaluate(
       async ({ apiKey, signingSecret, now }) => {
-        const sdk = (await import('/sdk/plumbline.js')) as {
+        const sdkUrl = '/sdk/plumbline.js'; // a URL in the page, not a module of this project
+        const sdk = (await import(sdkUrl)) as {
           Plumbline: new (o: {
             baseUrl: string;
             apiKey: string;
