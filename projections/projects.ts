@@ -16,7 +16,7 @@ import {
   type ProjectsEventMap,
   type ProjectsEventType,
 } from '../src/projects/events.js';
-import type { Draw, OrgIndex, ProjectIndex, ProjectsState } from '../src/projects/facts.js';
+import type { Document, Draw, OrgIndex, ProjectIndex, ProjectsState } from '../src/projects/facts.js';
 import {
   changeOrderDeltas,
   deriveDrawLines,
@@ -28,7 +28,8 @@ type Known = { [T in ProjectsEventType]: SealedEvent<T, ProjectsEventMap[T]> }[P
 
 export const projectsProjection: Projection<ProjectsState> = {
   name: 'projects',
-  version: 2,
+  // 3: `by_entity` (the credit bureau's participation index).
+  version: 3,
   init: () => ({
     projects: {},
     change_orders: {},
@@ -37,6 +38,7 @@ export const projectsProjection: Projection<ProjectsState> = {
     resolutions: {},
     by_project: {},
     by_org: {},
+    by_entity: {},
   }),
   evolve(state, event) {
     const org_id = event.meta.org_id;
@@ -66,6 +68,9 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
       };
       s.by_project[project_id] = { change_order_ids: [], document_ids: [], draw_ids: [] };
       orgIndex(s, org_id).project_ids.push(project_id);
+      for (const party of [fields.borrower, fields.general_contractor, fields.architect, fields.inspector])
+        takesPart(s, party, project_id);
+      for (const line of fields.sov) takesPart(s, line.subcontractor, project_id);
       return;
     }
     case 'ChangeOrderRecorded': {
@@ -79,6 +84,7 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
       const { document_id, ...fields } = e.data;
       s.documents[document_id] = { ...fields, ...recorded, id: document_id };
       projectIndex(s, fields.project_id).document_ids.push(document_id);
+      takesPart(s, documentParty(s.documents[document_id]), fields.project_id);
       touchProject(s, fields.project_id, e.seq);
       if ('draw_id' in fields && fields.draw_id !== null) touchDraw(s, fields.draw_id, e.seq);
       return;
@@ -210,6 +216,34 @@ function fund(draw: Draw, d: Partial<GovernanceDrawEventMap['PaymentPushed']>, r
 
 function orgIndex(s: ProjectsState, org_id: string): OrgIndex {
   return (s.by_org[org_id] ??= { project_ids: [], resolution_ids: [] });
+}
+
+/** Records that `entity` takes part in the project (once; first appearance keeps its place). */
+function takesPart(s: ProjectsState, entity: string | null, project_id: string): void {
+  if (entity === null || s.by_entity === undefined) return;
+  const ids = (s.by_entity[entity] ??= []);
+  if (!ids.includes(project_id)) ids.push(project_id);
+}
+
+/** The entity a document names in its own role (src/credit/participation.ts `documentRole`). */
+function documentParty(doc: Document): string | null {
+  switch (doc.type) {
+    case 'LIEN_WAIVER':
+      return doc.claimant;
+    case 'INVOICE':
+    case 'BILL_OF_SALE':
+      return doc.vendor;
+    case 'INSURANCE_CERTIFICATE':
+      return doc.insured;
+    case 'INSPECTION_REPORT':
+      return doc.inspector;
+    case 'TITLE_DATE_DOWN':
+      return null;
+    default: {
+      const unreachable: never = doc;
+      return unreachable;
+    }
+  }
 }
 
 function projectIndex(s: ProjectsState, project_id: string): ProjectIndex {

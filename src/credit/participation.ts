@@ -54,14 +54,29 @@ function documentRole(doc: Document, entity: EntityId): ParticipationRole | null
   }
 }
 
-/** The entity's projects with its roles on each, in project-id order (deterministic). */
+/**
+ * The entity's projects with its roles on each, in project-id order (deterministic). Uses the
+ * projection's `by_entity` index when the state has one (only those projects and their documents
+ * are read); a hand-built state without it is scanned in full. Both give the same answer.
+ */
 export function participationOf(projects: ProjectsState, entity: EntityId): Participation[] {
   const roles = new Map<string, Set<ParticipationRole>>();
-  for (const project of Object.values(projects.projects)) {
+  const indexed = projects.by_entity;
+  const candidates =
+    indexed === undefined
+      ? Object.values(projects.projects)
+      : (own(indexed, entity) ?? []).flatMap((id) => projects.projects[id] ?? []);
+  for (const project of candidates) {
     const found = projectRoles(project, entity);
     if (found.size > 0) roles.set(project.id, found);
   }
-  for (const doc of Object.values(projects.documents)) {
+  const documents =
+    indexed === undefined
+      ? Object.values(projects.documents)
+      : candidates.flatMap((p) =>
+          (projects.by_project[p.id]?.document_ids ?? []).flatMap((id) => projects.documents[id] ?? []),
+        );
+  for (const doc of documents) {
     const role = documentRole(doc, entity);
     if (role === null || projects.projects[doc.project_id] === undefined) continue;
     const set = roles.get(doc.project_id) ?? new Set<ParticipationRole>();
@@ -72,6 +87,11 @@ export function participationOf(projects: ProjectsState, entity: EntityId): Part
     project: projects.projects[id]!,
     roles: PARTICIPATION_ROLES.filter((r) => roles.get(id)!.has(r)),
   }));
+}
+
+/** An own property of a record used as a map (an entity id is never `__proto__`, but be exact). */
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** Projects the entity is the general contractor of, in project-id order. */

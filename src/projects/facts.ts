@@ -571,6 +571,13 @@ export interface ProjectsState {
   resolutions: Record<string, FindingResolution>;
   by_project: Record<string, ProjectIndex>;
   by_org: Record<string, OrgIndex>;
+  /**
+   * Project ids each entity takes part in — as a party, an SOV subcontractor, or the claimant,
+   * vendor, insured or inspector of a document — in first-appearance order. Lets the credit
+   * bureau find an entity's projects without reading every document (src/credit/participation.ts).
+   * Optional so hand-built states may leave it out; readers then scan.
+   */
+  by_entity?: Record<string, string[]>;
 }
 
 /** State of the `observations` projection (projections/observations.ts). */

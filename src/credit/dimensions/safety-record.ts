@@ -14,17 +14,26 @@ import type { Observation, OshaCitation } from '../../projects/facts.js';
 import { CITATION_POINTS, OPEN_ABATEMENT_POINTS } from '../constants.js';
 import { makeSignal, type Signal, type SignalContext } from '../signals.js';
 
-/** The entity's observations known by today, in id order. */
+/**
+ * The entity's observations known by today, in id order: its own, plus the unattributed ones of
+ * projects it is GC of. Read through the projection's `by_entity` / `by_project` indexes, so the
+ * cost follows the entity's observations, not the whole ledger's.
+ */
 export function observationsOf(ctx: SignalContext): Observation[] {
-  const gcIds = new Set(ctx.gc.map((p) => p.id));
-  return Object.values(ctx.facts.observations.observations)
-    .filter(
-      (o) =>
-        o.observed_on <= ctx.today &&
-        (o.entity_id === ctx.facts.entity_id ||
-          (o.entity_id === null && o.project_id !== null && gcIds.has(o.project_id))),
-    )
-    .sort((a, b) => a.id.localeCompare(b.id));
+  const { observations, by_entity, by_project } = ctx.facts.observations;
+  const own = (index: Record<string, string[]>, key: string): string[] =>
+    Object.hasOwn(index, key) ? index[key]! : [];
+  const known = (id: string): Observation[] => {
+    const o = observations[id];
+    return o !== undefined && o.observed_on <= ctx.today ? [o] : [];
+  };
+  const attributed = own(by_entity, ctx.facts.entity_id).flatMap(known);
+  const unattributed = ctx.gc.flatMap((p) =>
+    own(by_project, p.id)
+      .flatMap(known)
+      .filter((o) => o.entity_id === null),
+  );
+  return [...attributed, ...unattributed].sort((a, b) => a.id.localeCompare(b.id));
 }
 
 function citationSignals(ctx: SignalContext, citation: OshaCitation): Signal[] {

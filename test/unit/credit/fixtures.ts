@@ -183,6 +183,11 @@ export class World {
   observe<O extends Observation>(obs: Omit<O, keyof Recorded>): O {
     const full = { ...recorded(), ...obs } as O;
     this.observations.observations[full.id] = full;
+    // Keep the indexes the projection keeps (projections/observations.ts): the credit core reads them.
+    const o = this.observations;
+    (o.by_org[full.org_id] ??= []).push(full.id);
+    if (full.project_id !== null) (o.by_project[full.project_id] ??= []).push(full.id);
+    if (full.entity_id !== null) (o.by_entity[full.entity_id] ??= []).push(full.id);
     return full;
   }
 
