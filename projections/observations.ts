@@ -4,6 +4,7 @@
  */
 import type { SealedEvent } from '../src/platform/ledger/index.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
+import { cloneJson } from '../src/platform/projections/clone.js';
 import type { ObservationRecordedData } from '../src/projects/events.js';
 import type { Observation, ObservationsState } from '../src/projects/facts.js';
 
@@ -15,7 +16,7 @@ export const observationsProjection: Projection<ObservationsState> = {
     const org_id = event.meta.org_id;
     if (event.type !== 'ObservationRecorded' || org_id === null) return state;
     const e = event as SealedEvent<'ObservationRecorded', ObservationRecordedData>;
-    const { observation_id, ...fields } = structuredClone(e.data);
+    const { observation_id, ...fields } = cloneJson(e.data);
     const observation: Observation = {
       ...fields,
       org_id,

@@ -7,6 +7,7 @@
  */
 import type { SealedEvent } from '../src/platform/ledger/index.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
+import { cloneJson } from '../src/platform/projections/clone.js';
 import {
   isProjectsEventType,
   type DrawSignedData,
@@ -52,8 +53,11 @@ export const projectsProjection: Projection<ProjectsState> = {
 
 function applyFact(s: ProjectsState, event: Known, org_id: string): void {
   // The state is mutated in place later (milestones, signatures); cloning keeps those writes off
-  // the sealed event's payload, whose hash must keep verifying.
-  const e = { ...event, data: structuredClone(event.data) } as Known;
+  // the sealed event's payload, whose hash must keep verifying. An observation keeps nothing of its
+  // payload here (it completes a milestone by name and touches the project): it is not copied.
+  const e = (
+    event.type === 'ObservationRecorded' ? event : { ...event, data: cloneJson(event.data) }
+  ) as Known;
   const recorded = { org_id, recorded_at: e.recorded_at, recorded_seq: e.seq };
   switch (e.type) {
     case 'ProjectRegistered': {

@@ -3,3 +3,4 @@
  * Read models live in the top-level projections/ folder; this is only the machinery.
  */
 export * from './runtime.js';
+export { cloneJson } from './clone.js';
