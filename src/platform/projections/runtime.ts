@@ -81,6 +81,8 @@ export class ProjectionRuntime {
   readonly #pageSize: number;
   #position = 0;
   #sinceSnapshot = 0;
+  /** True while a catch-up replays pages (periodic snapshots wait for its end). */
+  #bulk = false;
   #catchingUp: Promise<void> | null = null;
   #subscription: Subscription | null = null;
   #listeners: ((event: SealedEvent) => void)[] = [];
@@ -149,12 +151,20 @@ export class ProjectionRuntime {
 
   async #catchUpNow(onProgress?: (p: ReplayProgress) => void): Promise<void> {
     const head = (await this.#store.head()).seq;
-    while (this.#position < head) {
-      const page = await this.#store.read(this.#position + 1, this.#pageSize);
-      if (page.length === 0) break;
-      for (const event of page) this.#applyOne(event);
-      onProgress?.({ position: this.#position, head });
+    // A catch-up saves once at its end, not every `snapshotEvery` events: each save serializes the
+    // whole state, so saving as a long replay goes (a cold start on a big ledger) costs O(n²).
+    this.#bulk = true;
+    try {
+      while (this.#position < head) {
+        const page = await this.#store.read(this.#position + 1, this.#pageSize);
+        if (page.length === 0) break;
+        for (const event of page) this.#applyOne(event);
+        onProgress?.({ position: this.#position, head });
+      }
+    } finally {
+      this.#bulk = false;
     }
+    if (this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#snapshotEvery) this.saveSnapshots();
   }
 
   /**
@@ -179,7 +189,8 @@ export class ProjectionRuntime {
     this.#position = event.seq;
     for (const fn of this.#listeners) fn(event);
     this.#sinceSnapshot += 1;
-    if (this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#snapshotEvery) this.saveSnapshots();
+    if (!this.#bulk && this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#snapshotEvery)
+      this.saveSnapshots();
   }
 
   /** Follows the store live (events appended by other processes). */

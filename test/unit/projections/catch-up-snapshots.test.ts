@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { ManualClock } from '../../../src/platform/clock.js';
+import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
+import {
+  MemorySnapshotStore,
+  ProjectionRuntime,
+  type Projection,
+  type SnapshotRecord,
+} from '../../../src/platform/projections/index.js';
+import { chain, headOf } from '../../support/events.js';
+
+const count: Projection<{ n: number }> = {
+  name: 'count',
+  version: 1,
+  init: () => ({ n: 0 }),
+  evolve: (state) => ({ n: state.n + 1 }),
+};
+
+/** Remembers every save, so a spec can count how often the whole state was serialized. */
+class CountingSnapshots extends MemorySnapshotStore {
+  readonly saved: SnapshotRecord[] = [];
+  override save(record: SnapshotRecord): void {
+    this.saved.push({ ...record });
+    super.save(record);
+  }
+}
+
+describe('projection snapshots during a catch-up', () => {
+  it('saves once at the end of a long catch-up (not every snapshotEvery events of it), then every snapshotEvery live events', async () => {
+    const store = SqliteEventStore.open(':memory:');
+    const events = chain(230);
+    await store.append(events, 0);
+    const snapshots = new CountingSnapshots();
+    const runtime = new ProjectionRuntime(
+      store,
+      [count],
+      snapshots,
+      new ManualClock('2026-01-01T00:00:00Z'),
+      {
+        snapshotEvery: 50,
+        pageSize: 40,
+      },
+    );
+    await runtime.start();
+    expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([230]);
+    expect(runtime.state(count).n).to.equal(230);
+
+    const live = chain(60, headOf(events), 1);
+    await store.append(live, 230);
+    await runtime.apply(live);
+    expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([230, 280]);
+    await store.close();
+  });
+
+  it('does not save after a short catch-up', async () => {
+    const store = SqliteEventStore.open(':memory:');
+    await store.append(chain(20), 0);
+    const snapshots = new CountingSnapshots();
+    const runtime = new ProjectionRuntime(
+      store,
+      [count],
+      snapshots,
+      new ManualClock('2026-01-01T00:00:00Z'),
+      {
+        snapshotEvery: 50,
+      },
+    );
+    await runtime.start();
+    expect(snapshots.saved).to.deep.equal([]);
+    await store.close();
+  });
+});
