@@ -40,7 +40,10 @@ if (!config.REDIS_URL)
   logger.info('REDIS_URL unset: rate limits and idempotency use in-process/SQLite stores (single node only)');
 
 const demo = await seedOnFirstStart(composed.deps, config.DEMO, logger);
-await composed.deps.verifier.run();
+// The chain verifier already runs in the background (compose); readiness does not wait for a full
+// pass (SPEC §10), which on a million-event ledger takes seconds. /readyz and /api/ledger/verify
+// report its watermark as it advances.
+void composed.deps.verifier.run().catch(() => undefined);
 const app = createApp({ ...composed.deps, processMetrics: true });
 const evaluator = new BehaviorEvaluator(serviceOf(app));
 evaluator.start(60 * 60 * 1000);

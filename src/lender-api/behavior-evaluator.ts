@@ -29,6 +29,9 @@ export class BehaviorEvaluator {
     let appended = 0;
     const ids = Object.keys(this.s.runtime.state(registryProjection).entities).sort();
     for (const entityId of ids) {
+      // The commits below settle without I/O (SQLite is synchronous), so without this the whole
+      // pass — seconds on a large ledger — would run before the server answers another request.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const committed = await this.s.ledger.commit(
         () => {
           const entity = this.s.runtime.state(registryProjection).entities[entityId];

@@ -59,7 +59,11 @@ export class BackgroundVerifier {
         },
       ];
     } else if (this.#issues.length === 0 && head.seq > this.#watermark.seq) {
-      const result = await verifyStore(this.store, { from: this.#watermark });
+      const result = await verifyStore(this.store, {
+        from: this.#watermark,
+        pageSize: 2000,
+        betweenPages: () => new Promise<void>((resolve) => setImmediate(resolve)),
+      });
       this.#issues = result.issues;
       const throughEvents = await this.store.read(result.verified_through, 1);
       const through = throughEvents[0];

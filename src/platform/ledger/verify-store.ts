@@ -18,6 +18,12 @@ export interface VerifyStoreOptions {
   stopAtFirstIssue?: boolean;
   pageSize?: number;
   onProgress?: (p: VerifyProgress) => void;
+  /**
+   * Awaited after each page. A synchronous store (SQLite) never yields on its own, so a server's
+   * background pass passes one that yields to the event loop, or a full pass over a large ledger
+   * would hold every request until it ends.
+   */
+  betweenPages?: () => Promise<void>;
 }
 
 export async function verifyStore(
@@ -38,6 +44,7 @@ export async function verifyStore(
     checked += page.length;
     opts.onProgress?.({ checked, head });
     if (page.length < pageSize) break;
+    await opts.betweenPages?.();
     next = page[page.length - 1]!.seq + 1;
   }
   return { ...verifier.result(), head };
