@@ -57,6 +57,13 @@ interface EventRow {
   hash: string;
 }
 
+/** `seq, content, content_hash, prev_hash, hash` as a raw row. */
+type RawEventRow = [number, string, string, string, string];
+
+function fromRaw(row: RawEventRow): EventRow {
+  return { seq: row[0], content: row[1], content_hash: row[2], prev_hash: row[3], hash: row[4] };
+}
+
 const UNAVAILABLE_CODES = new Set([
   'SQLITE_READONLY',
   'SQLITE_IOERR',
@@ -111,7 +118,8 @@ export class SqliteEventStore implements EventStore {
       [number, string, string, string, string | null, string, string, string, string, string]
     >;
     byId: Statement<[string], EventRow>;
-    range: Statement<[number, number], EventRow>;
+    /** Raw (array) rows: better-sqlite3 builds row objects key by key, slower than a literal. */
+    range: Statement<[number, number], RawEventRow>;
     stream: Statement<[string, number, number], EventRow>;
   };
 
@@ -133,7 +141,11 @@ export class SqliteEventStore implements EventStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       byId: this.#db.prepare(`SELECT ${cols} FROM events WHERE id = ?`),
-      range: this.#db.prepare(`SELECT ${cols} FROM events WHERE seq >= ? ORDER BY seq LIMIT ?`),
+      range: this.#db
+        .prepare<[number, number], RawEventRow>(
+          `SELECT ${cols} FROM events WHERE seq >= ? ORDER BY seq LIMIT ?`,
+        )
+        .raw(true),
       stream: this.#db.prepare(
         `SELECT ${cols} FROM events WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?`,
       ),
@@ -216,7 +228,7 @@ export class SqliteEventStore implements EventStore {
 
   read(from: number, limit: number): Promise<SealedEvent[]> {
     try {
-      return Promise.resolve(this.#stmt.range.all(Math.max(1, from), limit).map(toEvent));
+      return Promise.resolve(this.#stmt.range.all(Math.max(1, from), limit).map(fromRaw).map(toEvent));
     } catch (error) {
       return Promise.reject(translate(error));
     }
@@ -224,7 +236,7 @@ export class SqliteEventStore implements EventStore {
 
   readRecords(from: number, limit: number): Promise<StoredRecord[]> {
     try {
-      return Promise.resolve(this.#stmt.range.all(Math.max(1, from), limit));
+      return Promise.resolve(this.#stmt.range.all(Math.max(1, from), limit).map(fromRaw));
     } catch (error) {
       return Promise.reject(translate(error));
     }
@@ -246,7 +258,7 @@ export class SqliteEventStore implements EventStore {
     let again = false;
     const pumpOnce = async (): Promise<void> => {
       for (;;) {
-        const page = closed ? [] : this.#stmt.range.all(next, 500).map(toEvent);
+        const page = closed ? [] : this.#stmt.range.all(next, 500).map(fromRaw).map(toEvent);
         if (page.length === 0) return;
         for (const event of page) {
           if (closed) return;
