@@ -1,36 +1,96 @@
 /**
  * `npm run ledger:verify` — streams the whole ledger through the chain verifier over the stored
- * bytes. Exit 0 when the chain verifies, 1 naming the first bad seq, 2 on usage errors.
+ * bytes (across worker threads on a large ledger), then checks the chain still reaches the
+ * projections' snapshot checkpoints kept in the same file: a snapshot can only be taken at a seq
+ * the ledger held, so a head below one means events were cut off the end. Exit 0 when the chain
+ * verifies, 1 naming the first bad seq, 2 on usage errors.
  */
+import { availableParallelism } from 'node:os';
+import { SqliteEventStore } from '../src/platform/event-store/sqlite.js';
+import type { VerifyIssue } from '../src/platform/ledger/verify.js';
 import { verifyStore } from '../src/platform/ledger/verify-store.js';
-import { config, EXIT_FAILED, EXIT_OK, openLedgerStore, parseCli, progressBar, rate } from './lib/cli.js';
+import {
+  config,
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_USAGE,
+  ledgerPath,
+  parseCli,
+  progressBar,
+  rate,
+} from './lib/cli.js';
+import { verifyInParallel } from './lib/parallel-verify.js';
+
+/** Below this many events one thread is faster than starting workers. */
+const PARALLEL_FROM = 200_000;
 
 const USAGE = `
-Usage: npm run ledger:verify -- [--json]
+Usage: npm run ledger:verify -- [--json] [--workers N]
 
 Verifies every event of the ledger in DATA_DIR (default ./data): content hashes over the stored
-canonical bytes, link hashes, prev_hash links and seq continuity. Stops at the first bad seq.
-  --json   print the result as JSON on stdout
+canonical bytes, link hashes, prev_hash links and seq continuity, and that the head is not below
+a projection snapshot's checkpoint (truncation). Stops at the first bad seq.
+  --json        print the result as JSON on stdout
+  --workers N   verify in N worker threads (default: up to 4 on ledgers of ${PARALLEL_FROM.toLocaleString('en-US')}+ events)
 Exit codes: 0 verified, 1 tampered (names the seq), 2 usage or configuration error.
 `;
-
-const cli = parseCli(USAGE, {});
+const cli = parseCli(USAGE, { workers: { type: 'string' } });
 const cfg = config();
-const store = openLedgerStore(cfg);
+const path = ledgerPath(cfg);
+const store = SqliteEventStore.open(path);
 const bar = progressBar('verify', !cli.json);
 const head = await store.head();
+const workers =
+  cli.values.workers === undefined
+    ? head.seq >= PARALLEL_FROM
+      ? Math.min(4, availableParallelism())
+      : 1
+    : Number(cli.values.workers);
+if (!Number.isInteger(workers) || workers < 1) {
+  process.stderr.write(`--workers must be a positive integer\n${USAGE}`);
+  process.exit(EXIT_USAGE);
+}
 bar.start(head.seq);
 const started = performance.now();
-const result = await verifyStore(store, { stopAtFirstIssue: true, onProgress: (p) => bar.update(p.checked) });
+const verified =
+  workers > 1
+    ? await verifyInParallel(path, head.seq, workers, {
+        stopAtFirstIssue: true,
+        onProgress: (n) => bar.update(n),
+      })
+    : await verifyStore(store, { stopAtFirstIssue: true, onProgress: (p) => bar.update(p.checked) });
 const ms = performance.now() - started;
 bar.stop();
+const result = { ...verified, issues: [...verified.issues, ...truncation(head.seq)] };
+result.ok = result.issues.length === 0;
 await store.close();
+
+/** The chain ends below a snapshot checkpoint: the events after the head were removed. */
+function truncation(headSeq: number): VerifyIssue[] {
+  const row = store.database
+    .prepare<[], { checkpoint: number | null }>(
+      'SELECT MAX(checkpoint) AS checkpoint FROM projection_snapshots',
+    )
+    .get();
+  const checkpoint = row?.checkpoint ?? 0;
+  if (checkpoint <= headSeq) return [];
+  return [
+    {
+      code: 'seq_gap',
+      seq: headSeq + 1,
+      expected: `head ≥ ${checkpoint} (projection snapshot checkpoint)`,
+      actual: `head ${headSeq} (truncated)`,
+    },
+  ];
+}
+
 const first = result.issues[0];
 const summary = {
   ok: result.ok,
   head: head.seq,
   checked: result.checked,
   verified_through: result.verified_through,
+  workers,
   events_per_second: rate(result.checked, ms),
   seconds: Number((ms / 1000).toFixed(3)),
   first_bad_seq: first?.seq ?? null,

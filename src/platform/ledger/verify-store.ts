@@ -14,6 +14,8 @@ export interface VerifyProgress {
 export interface VerifyStoreOptions {
   /** Resume after a verified position (the background verifier's watermark). */
   from?: LedgerHead;
+  /** Stop after this seq (one share of a parallel pass); the whole rest of the ledger by default. */
+  to?: number;
   /** Stop at the first bad seq (the CLI) instead of collecting every issue. */
   stopAtFirstIssue?: boolean;
   pageSize?: number;
@@ -35,13 +37,15 @@ export async function verifyStore(
   const pageSize = opts.pageSize ?? 10_000;
   let next = (opts.from?.seq ?? 0) + 1;
   let checked = 0;
-  for (;;) {
+  const to = opts.to ?? Number.MAX_SAFE_INTEGER;
+  while (next <= to) {
     const page = await store.readRecords(next, pageSize);
     for (const record of page) {
+      if (record.seq > to) return { ...verifier.result(), head };
       const issues = verifier.pushStored(record);
       if (issues.length > 0 && opts.stopAtFirstIssue) return { ...verifier.result(), head };
+      checked += 1;
     }
-    checked += page.length;
     opts.onProgress?.({ checked, head });
     if (page.length < pageSize) break;
     await opts.betweenPages?.();
