@@ -101,7 +101,11 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     KEY_PEPPER: opts.keyPepper,
     LEDGER_SIGNING_KEY: opts.signingKey,
   });
-  const verifier = new BackgroundVerifier(store, () => opts.clock.now());
+  const verifier = new BackgroundVerifier(
+    store,
+    () => opts.clock.now(),
+    () => runtime.position,
+  );
   if ((opts.verifyEveryMs ?? 0) > 0) verifier.start(opts.verifyEveryMs!);
   else await verifier.run();
   const deps: AppDeps = {

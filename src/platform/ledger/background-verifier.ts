@@ -1,6 +1,7 @@
 /**
  * Keeps a `verified_through` watermark (ARCHITECTURE §3.4): verifies the chain once from the start,
- * then each new suffix as it arrives. A store whose head fell below the watermark was truncated.
+ * then each new suffix as it arrives. A store whose head fell below the watermark — or below the
+ * anchor, the position the projections reached — was truncated.
  */
 import type { EventStore } from '../event-store/port.js';
 import type { LedgerHead } from './envelope.js';
@@ -23,9 +24,15 @@ export class BackgroundVerifier {
   #running: Promise<VerificationStatus> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
+  /**
+   * @param anchor a seq the ledger is known to have reached (the projections' position: they only
+   *   apply stored events, and start from snapshots at most as new as the ledger was). A head
+   *   below it means events were cut off the end, even right after a restart, before any watermark.
+   */
   constructor(
     private readonly store: EventStore,
     private readonly now: () => Date,
+    private readonly anchor: () => number = () => 0,
   ) {}
 
   status(): VerificationStatus {
@@ -47,14 +54,17 @@ export class BackgroundVerifier {
   }
 
   async #runNow(): Promise<VerificationStatus> {
+    // The anchor is read before the head: the head only grows, so a seq the projections reached
+    // before the head was read is never above a genuine head.
+    const reached = Math.max(this.#watermark.seq, this.anchor());
     const head = await this.store.head();
     this.#head = head.seq;
-    if (head.seq < this.#watermark.seq) {
+    if (head.seq < reached) {
       this.#issues = [
         {
           code: 'seq_gap',
           seq: head.seq + 1,
-          expected: `head ≥ ${this.#watermark.seq}`,
+          expected: `head ≥ ${reached}`,
           actual: `head ${head.seq} (truncated)`,
         },
       ];
