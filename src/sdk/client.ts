@@ -83,8 +83,11 @@ export class Plumbline {
 
   // -- lender credit API (x-plumbline-api-key, credit:read) -----------------------------------
 
-  #lender<T>(action: string, body?: unknown): Promise<T> {
-    return this.#http.request<T>({ method: 'POST', path: LENDER, query: { action }, body, auth: 'api-key' });
+  #lender<T>(action: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+    const spec: RequestSpec = { method: 'POST', path: LENDER, query: { action }, body, auth: 'api-key' };
+    // Actions that record an event (score, verify) honour Idempotency-Key: a retry replays.
+    if (idempotencyKey !== undefined) spec.idempotencyKey = idempotencyKey;
+    return this.#http.request<T>(spec);
   }
 
   /** The discovery document (public, free). */
@@ -93,8 +96,8 @@ export class Plumbline {
   }
 
   /** The credit report of an entity (legal name, alias, EIN or ent_ id); records an inquiry. */
-  score(entity: string): Promise<CreditReport> {
-    return this.#lender('score', { entity });
+  score(entity: string, options: AppendOptions = {}): Promise<CreditReport> {
+    return this.#lender('score', { entity }, options.idempotencyKey ?? newIdempotencyKey());
   }
 
   portfolio(options: PortfolioOptions = {}): Promise<Portfolio> {
@@ -102,8 +105,8 @@ export class Plumbline {
   }
 
   /** SAM.gov registration and exclusions check; records RegistryVerified. */
-  verify(entity: string): Promise<RegistryVerification> {
-    return this.#lender('verify', { entity });
+  verify(entity: string, options: AppendOptions = {}): Promise<RegistryVerification> {
+    return this.#lender('verify', { entity }, options.idempotencyKey ?? newIdempotencyKey());
   }
 
   history(entity: string, options: HistoryOptions = {}): Promise<History> {
