@@ -1,0 +1,183 @@
+/**
+ * The benchmark's results (bench/results.json) and the table `npm run bench` prints: each
+ * measurement beside its same-run baseline, the ratio, SPEC §12's target and whether it was met.
+ */
+import type { ReadMeasurement } from '../read.js';
+import type { ReplayMeasurement, StartupMeasurement } from '../rebuild.js';
+import type { VerifyMeasurement } from '../verify.js';
+import type { WriteMeasurement } from '../write.js';
+import type { LedgerHead } from '../../src/platform/ledger/envelope.js';
+
+export interface Results {
+  mode: 'quick' | 'full';
+  started_at: string;
+  seconds?: number;
+  machine: {
+    cpus: number;
+    model: string;
+    memory_gib: number;
+    node: string;
+    loadavg_at_start: number[];
+    loadavg_at_end?: number[];
+  };
+  datasets: Record<
+    string,
+    { events: number; head: LedgerHead; counts: Record<string, number>; jobs: number; generated_in_s: number }
+  >;
+  sizes: { small: number; large: number };
+  read?: ReadMeasurement;
+  write?: WriteMeasurement;
+  rebuild?: { small: ReplayMeasurement; large: ReplayMeasurement; startup: StartupMeasurement };
+  verify?: { small: VerifyMeasurement; large: VerifyMeasurement };
+  targets?: Target[];
+}
+
+export interface Target {
+  measurement: string;
+  value: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+  met: boolean | null;
+}
+
+const n = (x: number) => Math.round(x).toLocaleString('en-US');
+const k = (events: number) =>
+  events >= 1_000_000 ? `${events / 1_000_000}M` : `${Math.round(events / 1000)}k`;
+const x = (r: number) => `${r.toFixed(2)}×`;
+const GIB = 2 ** 30;
+const mib = (b: number) => `${n(b / 2 ** 20)} MiB`;
+
+export function targetsOf(r: Results): Target[] {
+  const out: Target[] = [];
+  if (r.read) {
+    const { service: s, bare_express: e, bare_http: h } = r.read;
+    out.push({
+      measurement: 'read: score (warm), 50 conns',
+      value: `${n(s.requests_per_second)} req/s, p50 ${s.p50_ms} ms, p99 ${s.p99_ms} ms`,
+      baseline: `bare Express ${n(e.requests_per_second)} req/s (p99 ${e.p99_ms} ms)`,
+      ratio: x(r.read.ratio_vs_express),
+      target: '≥ 0.8×',
+      met: r.read.ratio_vs_express >= 0.8,
+    });
+    out.push({
+      measurement: 'read: score p99',
+      value: `${s.p99_ms} ms`,
+      baseline: '—',
+      ratio: '—',
+      target: '< 25 ms',
+      met: s.p99_ms < 25,
+    });
+    const u = r.read.service_usage;
+    out.push({
+      measurement: 'read: lender usage (no scoring, no append)',
+      value: `${n(u.requests_per_second)} req/s, p99 ${u.p99_ms} ms`,
+      baseline: `bare Express ${n(e.requests_per_second)} req/s`,
+      ratio: x(u.requests_per_second / e.requests_per_second),
+      target: '(info)',
+      met: null,
+    });
+    out.push({
+      measurement: 'read: score vs node:http',
+      value: `${n(s.requests_per_second)} req/s`,
+      baseline: `node:http ${n(h.requests_per_second)} req/s (p99 ${h.p99_ms} ms)`,
+      ratio: x(r.read.ratio_vs_http),
+      target: '(info)',
+      met: null,
+    });
+  }
+  if (r.write) {
+    const { single, concurrent, http } = r.write;
+    out.push({
+      measurement: 'write: Ledger.append, 1 writer',
+      value: `${n(single.ledger_appends_per_second)} appends/s`,
+      baseline: `raw SQLite ${n(single.raw_inserts_per_second)} tx/s`,
+      ratio: x(single.ratio),
+      target: '≥ 0.7×',
+      met: single.ratio >= 0.7,
+    });
+    out.push({
+      measurement: 'write: Ledger.append, 50 callers',
+      value: `${n(concurrent.ledger_appends_per_second)} appends/s`,
+      baseline: `raw SQLite ${n(concurrent.raw_inserts_per_second)} tx/s`,
+      ratio: x(concurrent.ratio),
+      target: '(info)',
+      met: null,
+    });
+    out.push({
+      measurement: 'write: POST /api/observations, 50 conns',
+      value: `${n(http.requests_per_second)} appends/s, p99 ${http.p99_ms} ms`,
+      baseline: `raw SQLite ${n(single.raw_inserts_per_second)} tx/s`,
+      ratio: x(http.requests_per_second / single.raw_inserts_per_second),
+      target: '(info)',
+      met: null,
+    });
+  }
+  if (r.rebuild) {
+    for (const replay of [r.rebuild.small, r.rebuild.large]) {
+      out.push({
+        measurement: `rebuild: replay ${k(replay.events)} events`,
+        value: `${n(replay.events_per_second)} events/s (${replay.replay_seconds.toFixed(1)} s)`,
+        baseline: '—',
+        ratio: '—',
+        target: '≥ 150k/s',
+        met: replay.events_per_second >= 150_000,
+      });
+    }
+    const large = r.rebuild.large;
+    out.push({
+      measurement: `rebuild: RSS after replay of ${k(large.events)}`,
+      value: `${mib(large.rss_bytes)} (peak ${mib(large.max_rss_bytes)})`,
+      baseline: '—',
+      ratio: '—',
+      target: '< 1 GiB',
+      met: large.max_rss_bytes < GIB,
+    });
+    const st = r.rebuild.startup;
+    out.push({
+      measurement: `rebuild: startup-to-ready, ${k(st.events)} (snapshot)`,
+      value: `${(st.ready_ms / 1000).toFixed(2)} s, RSS ${mib(st.rss_bytes)}`,
+      baseline: `snapshots ${mib(large.snapshot_bytes)}, saved in ${large.save_seconds.toFixed(1)} s`,
+      ratio: '—',
+      target: '< 3 s, RSS < 1 GiB',
+      met: st.ready_ms < 3000 && st.rss_bytes < GIB,
+    });
+  }
+  if (r.verify) {
+    for (const v of [r.verify.small, r.verify.large]) {
+      out.push({
+        measurement: `verify: ledger:verify ${k(v.events)}`,
+        value: `${n(v.verify_events_per_second)} events/s`,
+        baseline: `raw SHA-256 ${n(v.sha256_events_per_second)} events/s`,
+        ratio: x(v.ratio),
+        target: '≥ 0.6×',
+        met: v.ratio >= 0.6,
+      });
+    }
+  }
+  return out;
+}
+
+export function printTable(r: Results): void {
+  const rows = (r.targets ?? []).map((t) => [
+    t.measurement,
+    t.value,
+    t.baseline,
+    t.ratio,
+    t.target,
+    t.met === null ? '' : t.met ? 'met' : 'MISSED',
+  ]);
+  const header = ['measurement', 'value', 'baseline (same run)', 'ratio', 'target', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  const m = r.machine;
+  process.stdout.write(
+    [
+      `Plumbline bench (${r.mode}; ${m.cpus} × ${m.model}, ${m.memory_gib} GiB, node ${m.node}; load average ${m.loadavg_at_start.join(' ')} at start, ${(m.loadavg_at_end ?? []).join(' ')} at end; ${r.seconds ?? 0} s)`,
+      line(header),
+      `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+      ...rows.map(line),
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * read (SPEC §12): the lender `score` action, warm, over loopback with autocannon at 50
+ * connections, against a bare Express JSON route and a bare `node:http` JSON server measured in
+ * the same run. Each server runs in its own process (bench/servers.ts); the baselines parse the
+ * same request bodies and answer with a real score response, so all three put the same bytes on
+ * the wire. Targets: ≥ 0.8× bare Express, p99 < 25 ms.
+ *
+ * `score` is not a pure read: every call records a CreditReportIssued inquiry (SPEC §4), so each
+ * request is also a durable append (synchronous=FULL). The service runs on a copy of the dataset.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTs, type RunningChild } from './lib/child.js';
+import { copyOf, removeDir, type Dataset } from './lib/datasets.js';
+import { load, type LoadResult } from './lib/load.js';
+import { entitiesToScore } from './lib/sample.js';
+
+export interface ReadMeasurement {
+  entities: number;
+  response_bytes: number;
+  service: LoadResult;
+  /** `?action=usage`: auth, rate-limit headers, signing — no scoring, no append. */
+  service_usage: LoadResult;
+  bare_express: LoadResult;
+  bare_http: LoadResult;
+  ratio_vs_express: number;
+  ratio_vs_http: number;
+}
+
+export interface LoadShape {
+  connections: number;
+  warmupSeconds: number;
+  seconds: number;
+}
+
+const PATH = '/api/lender-credit?action=score';
+
+async function measureServer(
+  server: RunningChild,
+  key: string,
+  bodies: string[],
+  shape: LoadShape,
+  path = PATH,
+): Promise<LoadResult> {
+  const result = await load({
+    url: `http://127.0.0.1:${String(server.ready.port)}${path}`,
+    headers: { 'x-plumbline-api-key': key },
+    bodies,
+    ...shape,
+  });
+  if (result.non_2xx > 0 || result.errors > 0)
+    throw new Error(`read load saw ${result.non_2xx} non-2xx and ${result.errors} errors`);
+  return result;
+}
+
+export async function measureRead(ds: Dataset, shape: LoadShape): Promise<ReadMeasurement> {
+  const key = ds.keys[0]!.key;
+  const names = entitiesToScore(ds, 40);
+  const bodies = names.map((entity) => JSON.stringify({ entity }));
+  const dataDir = copyOf(ds, 'read');
+  const scratch = mkdtempSync(join(tmpdir(), 'plumbline-bench-read-'));
+  try {
+    const service = await startTs('bench/servers.ts', ['service', dataDir]);
+    let sample: string;
+    let serviceResult: LoadResult;
+    let usageResult: LoadResult;
+    try {
+      const res = await fetch(`http://127.0.0.1:${String(service.ready.port)}${PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-plumbline-api-key': key },
+        body: bodies[0]!,
+      });
+      sample = await res.text();
+      if (res.status !== 200) throw new Error(`score answered ${res.status}: ${sample}`);
+      serviceResult = await measureServer(service, key, bodies, shape);
+      // The same stack on an action that computes and appends nothing: the service's HTTP floor.
+      usageResult = await measureServer(service, key, ['{}'], shape, '/api/lender-credit?action=usage');
+    } finally {
+      await service.stop();
+    }
+    const bodyFile = join(scratch, 'score.json');
+    writeFileSync(bodyFile, sample);
+    const results: Record<'bare-express' | 'bare-http', LoadResult> = {} as never;
+    for (const kind of ['bare-express', 'bare-http'] as const) {
+      const server = await startTs('bench/servers.ts', [kind, bodyFile]);
+      try {
+        results[kind] = await measureServer(server, key, bodies, shape);
+      } finally {
+        await server.stop();
+      }
+    }
+    return {
+      entities: names.length,
+      response_bytes: Buffer.byteLength(sample),
+      service: serviceResult,
+      service_usage: usageResult,
+      bare_express: results['bare-express'],
+      bare_http: results['bare-http'],
+      ratio_vs_express: serviceResult.requests_per_second / results['bare-express'].requests_per_second,
+      ratio_vs_http: serviceResult.requests_per_second / results['bare-http'].requests_per_second,
+    };
+  } finally {
+    removeDir(dataDir);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
