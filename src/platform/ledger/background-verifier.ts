@@ -1,10 +1,12 @@
 /**
  * Keeps a `verified_through` watermark (ARCHITECTURE §3.4): verifies the chain once from the start,
  * then each new suffix as it arrives. A store whose head fell below the watermark — or below the
- * anchor, the position the projections reached — was truncated.
+ * anchor, the position the projections reached — was truncated. Each run also re-verifies a slice
+ * of the already verified prefix (a rolling cursor that wraps around), so a row edited, deleted or
+ * swapped behind the watermark is found within head / recheckPerRun runs, not only at a restart.
  */
 import type { EventStore } from '../event-store/port.js';
-import type { LedgerHead } from './envelope.js';
+import { GENESIS_HASH, type LedgerHead } from './envelope.js';
 import type { VerifyIssue } from './verify.js';
 import { verifyStore } from './verify-store.js';
 
@@ -16,6 +18,12 @@ export interface VerificationStatus {
   last_run_at: string | null;
 }
 
+/** Small pages, yielding to the event loop between them: the server keeps answering meanwhile. */
+const PACED = {
+  pageSize: 2000,
+  betweenPages: () => new Promise<void>((resolve) => setImmediate(resolve)),
+};
+
 export class BackgroundVerifier {
   #watermark: LedgerHead = { seq: 0, hash: '0'.repeat(64) };
   #issues: VerifyIssue[] = [];
@@ -23,16 +31,20 @@ export class BackgroundVerifier {
   #lastRunAt: string | null = null;
   #running: Promise<VerificationStatus> | null = null;
   #timer: NodeJS.Timeout | null = null;
+  /** Where the next re-verification slice of the verified prefix starts. */
+  #recheckFrom = 1;
 
   /**
    * @param anchor a seq the ledger is known to have reached (the projections' position: they only
    *   apply stored events, and start from snapshots at most as new as the ledger was). A head
    *   below it means events were cut off the end, even right after a restart, before any watermark.
+   * @param recheckPerRun events of the verified prefix re-verified per run (0: never re-check).
    */
   constructor(
     private readonly store: EventStore,
     private readonly now: () => Date,
     private readonly anchor: () => number = () => 0,
+    private readonly recheckPerRun = 50_000,
   ) {}
 
   status(): VerificationStatus {
@@ -68,20 +80,36 @@ export class BackgroundVerifier {
           actual: `head ${head.seq} (truncated)`,
         },
       ];
-    } else if (this.#issues.length === 0 && head.seq > this.#watermark.seq) {
-      const result = await verifyStore(this.store, {
-        from: this.#watermark,
-        pageSize: 2000,
-        betweenPages: () => new Promise<void>((resolve) => setImmediate(resolve)),
-      });
-      this.#issues = result.issues;
-      const throughEvents = await this.store.read(result.verified_through, 1);
-      const through = throughEvents[0];
-      if (through && through.seq === result.verified_through)
-        this.#watermark = { seq: through.seq, hash: through.hash };
+    } else if (this.#issues.length === 0) {
+      const fullPass = this.#watermark.seq === 0;
+      if (head.seq > this.#watermark.seq) {
+        const result = await verifyStore(this.store, { from: this.#watermark, ...PACED });
+        this.#issues = result.issues;
+        const throughEvents = await this.store.read(result.verified_through, 1);
+        const through = throughEvents[0];
+        if (through && through.seq === result.verified_through)
+          this.#watermark = { seq: through.seq, hash: through.hash };
+      }
+      if (!fullPass && this.#issues.length === 0) await this.#recheck();
     }
     this.#lastRunAt = this.now().toISOString();
     return this.status();
+  }
+
+  /** Re-verifies the next slice of the verified prefix, linking from the stored row before it. */
+  async #recheck(): Promise<void> {
+    if (this.recheckPerRun <= 0 || this.#watermark.seq === 0) return;
+    const from = this.#recheckFrom > this.#watermark.seq ? 1 : this.#recheckFrom;
+    const to = Math.min(this.#watermark.seq, from + this.recheckPerRun - 1);
+    let start: LedgerHead = { seq: 0, hash: GENESIS_HASH };
+    if (from > 1) {
+      const [row] = await this.store.readRecords(from - 1, 1);
+      // A missing row before the slice leaves nothing to link to: the slice's first row then fails.
+      start = { seq: from - 1, hash: row?.seq === from - 1 ? row.hash : 'missing' };
+    }
+    const result = await verifyStore(this.store, { from: start, to, ...PACED });
+    if (result.issues.length > 0) this.#issues = result.issues;
+    this.#recheckFrom = to >= this.#watermark.seq ? 1 : to + 1;
   }
 
   /** Re-runs every `ms` in the background (unref'd: never keeps the process alive). */
