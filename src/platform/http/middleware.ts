@@ -91,8 +91,47 @@ export function jsonBody(limit = BODY_LIMIT): RequestHandler {
       );
       return;
     }
-    parse(req, res, next);
+    parse(req, res, (error?: unknown) => {
+      if (error) {
+        next(error);
+        return;
+      }
+      const at = loneSurrogateAt(req.body as unknown, []);
+      if (at === null) {
+        next();
+        return;
+      }
+      // RFC 8785 has no canonical form for such a string, so the ledger could not hash the event.
+      const message =
+        'contains a lone UTF-16 surrogate (\\ud800–\\udfff unpaired), which is not valid Unicode';
+      next(
+        new ProblemError('INVALID_REQUEST', `the body ${message}`, {
+          errors: [{ path: at.join('.'), code: 'invalid_string', message }],
+        }),
+      );
+    });
   };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The path of the first string (value or key) of a parsed JSON body that is not valid Unicode. */
+function loneSurrogateAt(value: unknown, path: (string | number)[]): (string | number)[] | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = loneSurrogateAt(value[i], [...path, i]);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    if (LONE_SURROGATE.test(key)) return [...path, key];
+    const found = loneSurrogateAt(inner, [...path, key]);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** Maps body-parser failures to the SPEC §2 vocabulary. */
