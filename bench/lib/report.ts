@@ -44,7 +44,8 @@ export interface Target {
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const k = (events: number) =>
   events >= 1_000_000 ? `${events / 1_000_000}M` : `${Math.round(events / 1000)}k`;
-const x = (r: number) => `${r.toFixed(2)}×`;
+/** Floored, so a ratio just under a target never prints as meeting it. */
+const x = (r: number) => `${(Math.floor(r * 100) / 100).toFixed(2)}×`;
 const GIB = 2 ** 30;
 const mib = (b: number) => `${n(b / 2 ** 20)} MiB`;
 

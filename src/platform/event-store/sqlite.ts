@@ -57,6 +57,18 @@ interface EventRow {
   hash: string;
 }
 
+/** An insert met an id already stored (UNIQUE(id)); the append is re-examined after the rollback. */
+class DuplicateIds extends Error {}
+
+function isDuplicateId(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.includes('events.id');
+}
+
+function conflict(expectedHead: number, actualHead: number): never {
+  throw new AppendConflict(expectedHead, actualHead);
+}
+
 /** `seq, content, content_hash, prev_hash, hash` as a raw row. */
 type RawEventRow = [number, string, string, string, string];
 
@@ -181,41 +193,62 @@ export class SqliteEventStore implements EventStore {
 
   #appendSync(events: SealedEvent[], expectedHead: number): AppendResult {
     if (events.length === 0) throw new InvalidAppend('append of no events');
+    // The common case — new ids at the expected head — inserts straight away; whether the ids are
+    // already stored is only asked when something fails (stale head, bad link, UNIQUE(id)), so an
+    // idempotent re-append still answers with the originals and a partial one is still refused.
     const run = this.#db.transaction((): AppendResult => {
-      const existing = events.map((e) => this.#stmt.byId.get(e.id));
-      const found = existing.filter((row) => row !== undefined);
-      if (found.length === events.length) {
-        return { events: found.map(toEvent), head: this.#headSync(), duplicate: true };
-      }
-      if (found.length > 0) {
-        throw new InvalidAppend('some but not all event ids of this append are already stored');
-      }
       const head = this.#headSync();
-      if (head.seq !== expectedHead) throw new AppendConflict(expectedHead, head.seq);
+      if (head.seq !== expectedHead) return this.#alreadyStored(events) ?? conflict(expectedHead, head.seq);
       let prev = head;
       for (const event of events) {
         if (event.seq !== prev.seq + 1 || event.prev_hash !== prev.hash) {
+          const stored = this.#alreadyStored(events);
+          if (stored) return stored;
           throw new InvalidAppend(`event ${event.id} does not link to seq ${prev.seq}`);
         }
-        this.#stmt.insert.run(
-          event.seq,
-          event.id,
-          event.stream,
-          event.type,
-          event.meta.org_id,
-          event.recorded_at,
-          sealedContentText(event),
-          event.content_hash,
-          event.prev_hash,
-          event.hash,
-        );
+        try {
+          this.#stmt.insert.run(
+            event.seq,
+            event.id,
+            event.stream,
+            event.type,
+            event.meta.org_id,
+            event.recorded_at,
+            sealedContentText(event),
+            event.content_hash,
+            event.prev_hash,
+            event.hash,
+          );
+        } catch (error) {
+          if (isDuplicateId(error)) throw new DuplicateIds();
+          throw error;
+        }
         prev = { seq: event.seq, hash: event.hash };
       }
       return { events, head: prev, duplicate: false };
     });
-    const result = run.immediate();
+    let result: AppendResult;
+    try {
+      result = run.immediate();
+    } catch (error) {
+      if (!(error instanceof DuplicateIds)) throw error;
+      // The insert hit a stored id and rolled back: the originals when all are stored.
+      result = this.#alreadyStored(events) ?? conflict(expectedHead, this.#headSync().seq);
+    }
     if (!result.duplicate) this.#emitter.emit('append');
     return result;
+  }
+
+  /** The stored originals when every id of `events` is stored; null when none is; else refused. */
+  #alreadyStored(events: SealedEvent[]): AppendResult | null {
+    const found = events.map((e) => this.#stmt.byId.get(e.id)).filter((row) => row !== undefined);
+    if (found.length === events.length) {
+      return { events: found.map(toEvent), head: this.#headSync(), duplicate: true };
+    }
+    if (found.length > 0) {
+      throw new InvalidAppend('some but not all event ids of this append are already stored');
+    }
+    return null;
   }
 
   head(): Promise<LedgerHead> {
