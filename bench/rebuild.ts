@@ -15,6 +15,8 @@ export interface ReplayMeasurement {
   replay_seconds: number;
   rss_bytes: number;
   max_rss_bytes: number;
+  /** Peak including the snapshot save (JSON text of every state beside the states). */
+  max_rss_with_save_bytes: number;
   save_seconds: number;
   snapshot_bytes: number;
 }

@@ -48,6 +48,9 @@ const k = (events: number) =>
 const x = (r: number) => `${(Math.floor(r * 100) / 100).toFixed(2)}×`;
 const GIB = 2 ** 30;
 const mib = (b: number) => `${n(b / 2 ** 20)} MiB`;
+/** Failed requests, when there were any (each load counts non-2xx answers and socket errors). */
+const failed = (l: { non_2xx: number; errors: number }) =>
+  l.non_2xx + l.errors > 0 ? ` (${l.non_2xx} non-2xx, ${l.errors} errors)` : '';
 
 export function targetsOf(r: Results): Target[] {
   const out: Target[] = [];
@@ -55,7 +58,7 @@ export function targetsOf(r: Results): Target[] {
     const { service: s, bare_express: e, bare_http: h } = r.read;
     out.push({
       measurement: 'read: score (warm), 50 conns',
-      value: `${n(s.requests_per_second)} req/s, p50 ${s.p50_ms} ms, p99 ${s.p99_ms} ms`,
+      value: `${n(s.requests_per_second)} req/s, p50 ${s.p50_ms} ms, p99 ${s.p99_ms} ms${failed(s)}`,
       baseline: `bare Express ${n(e.requests_per_second)} req/s (p99 ${e.p99_ms} ms)`,
       ratio: x(r.read.ratio_vs_express),
       target: '≥ 0.8×',
@@ -107,7 +110,7 @@ export function targetsOf(r: Results): Target[] {
     });
     out.push({
       measurement: 'write: POST /api/observations, 50 conns',
-      value: `${n(http.requests_per_second)} appends/s, p99 ${http.p99_ms} ms`,
+      value: `${n(http.requests_per_second)} appends/s, p99 ${http.p99_ms} ms${failed(http)}`,
       baseline: `raw SQLite ${n(single.raw_inserts_per_second)} tx/s`,
       ratio: x(http.requests_per_second / single.raw_inserts_per_second),
       target: '(info)',
@@ -128,7 +131,7 @@ export function targetsOf(r: Results): Target[] {
     const large = r.rebuild.large;
     out.push({
       measurement: `rebuild: RSS after replay of ${k(large.events)}`,
-      value: `${mib(large.rss_bytes)} (peak ${mib(large.max_rss_bytes)})`,
+      value: `${mib(large.rss_bytes)} (peak ${mib(large.max_rss_bytes)}; ${mib(large.max_rss_with_save_bytes)} while saving snapshots)`,
       baseline: '—',
       ratio: '—',
       target: '< 1 GiB',
