@@ -1,7 +1,8 @@
 /** A small governed project, built through the SDK itself, for the SDK specs. */
 import type { Plumbline } from '../../src/sdk/index.js';
+import { firstDrawBody, projectBody } from '../support/api-fixtures.js';
 
-export const D = (dollars: number): number => Math.round(dollars * 100);
+export { D } from '../support/api-fixtures.js';
 
 export interface SdkFixture {
   owner: string;
@@ -19,36 +20,15 @@ export async function governedProject(client: Plumbline): Promise<SdkFixture> {
       roles: ['general_contractor'],
     })
   ).id;
-  const project = await client.registerProject({
-    name: 'Harbor View Lofts',
-    borrower: owner,
-    general_contractor: gc,
-    jurisdiction: 'CA',
-    loan_amount: D(800_000),
-    equity: D(200_000),
-    contract_sum: D(1_000_000),
-    retainage_pct: 10,
-    interest_rate_pct: 7.5,
-    start_date: '2026-01-05',
-    completion_date: '2026-12-18',
-    maturity_date: '2027-06-30',
-    sov: [
-      { line: 1, description: 'Sitework', scheduled_value: D(400_000), trade: 'sitework' },
-      { line: 2, description: 'Framing', scheduled_value: D(600_000), trade: 'carpentry' },
-    ],
-    required_coverages: [],
-  });
-  const draw = await client.submitDraw(project.id, {
-    application_no: 1,
-    period_from: '2026-05-01',
-    period_to: '2026-05-31',
-    retainage_pct: 10,
-    lines: [
-      { line: 1, previous: 0, this_period: D(100_000), stored_materials: 0 },
-      { line: 2, previous: 0, this_period: D(50_000), stored_materials: 0 },
-    ],
-    invoices: [],
-    requested_amount: D(135_000),
-  });
+  // The same bodies the API specs use, typed as the SDK's request shapes (the SDK checks them).
+  const project = await client.registerProject(
+    projectBody({ borrower: owner, general_contractor: gc }) as unknown as Parameters<
+      Plumbline['registerProject']
+    >[0],
+  );
+  const draw = await client.submitDraw(
+    project.id,
+    firstDrawBody() as unknown as Parameters<Plumbline['submitDraw']>[1],
+  );
   return { owner, gc, projectId: project.id, drawId: draw.id };
 }
