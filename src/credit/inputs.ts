@@ -62,6 +62,25 @@ export interface EntityFacts extends NoProtectedAttributes {
    */
   findings: readonly FindingRecord[];
   registry: RegistryStatus;
+  /**
+   * Where derivations of these facts may be remembered (see `derived`). The assembler passes one
+   * that lives exactly as long as the facts stay the same; absent, everything is computed afresh.
+   */
+  memo?: DerivationMemo;
+}
+
+/**
+ * Remembers values derived from one entity's facts while those facts do not change. A key names
+ * the derivation and every other input it reads (the day, for the rules that count days), so a
+ * remembered value is always the value a fresh computation would give.
+ */
+export interface DerivationMemo {
+  remember<T>(key: string, compute: () => T): T;
+}
+
+/** `compute()`, or the value remembered under `key` for these facts. */
+export function derived<T>(facts: EntityFacts, key: string, compute: () => T): T {
+  return facts.memo ? facts.memo.remember(key, compute) : compute();
 }
 
 /** Findings attributed to the entity and opened by `today` (facts dated later are not yet known). */

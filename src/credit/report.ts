@@ -16,7 +16,6 @@ import {
   type BehavioralStateChangedData,
   type CreditReportIssuedData,
 } from './events.js';
-import { gatherSignals } from './gather.js';
 import {
   attributedFindings,
   type EntityFacts,
@@ -25,7 +24,7 @@ import {
 } from './inputs.js';
 import type { CreditState } from './read-model.js';
 import { remediationVelocity, type Remediation } from './remediation.js';
-import { scoreSignals, type CreditScore } from './score.js';
+import { scoreEntity, type CreditScore } from './score.js';
 import { behaviorSnapshot, type BehaviorSnapshot } from './state-machine.js';
 
 /** SPEC §4 `contractor_registry` in the report. */
@@ -103,7 +102,7 @@ function reportBody(input: CreditReportInput, credit: CreditScore): CreditReport
 
 /** The credit report for the given facts and behavioral state (pure, deterministic). */
 export function buildCreditReport(input: CreditReportInput): CreditReport {
-  const credit = scoreSignals(gatherSignals(input.facts, input.now));
+  const credit = scoreEntity(input.facts, input.now);
   return sealReport(reportBody(input, credit), input.ledger_head);
 }
 
@@ -124,7 +123,7 @@ export function creditReportFor(
   credit: CreditState,
   input: Omit<CreditReportInput, 'behavior'>,
 ): IssuedCreditReport {
-  const score = scoreSignals(gatherSignals(input.facts, input.now));
+  const score = scoreEntity(input.facts, input.now);
   const behavior = planBehavior(credit, input.facts, input.now, score.composite_score);
   const full: CreditReportInput = { ...input, behavior: behaviorSnapshot(behavior.record, input.now) };
   const report = sealReport(reportBody(full, score), input.ledger_head);

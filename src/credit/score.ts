@@ -19,9 +19,9 @@ import {
   type Dimension,
   type Grade,
 } from './constants.js';
-import { clamp, round1 } from './dates.js';
+import { clamp, dayOf, round1 } from './dates.js';
 import { gatherSignals } from './gather.js';
-import type { EntityFacts } from './inputs.js';
+import { derived, type EntityFacts } from './inputs.js';
 import { FACTORS, factorsOf, type FactorDefinition, type ReasonCode } from './reason-codes.js';
 import type { Signal } from './signals.js';
 
@@ -157,7 +157,7 @@ export function scoreSignals(signals: readonly Signal[]): CreditScore {
   };
 }
 
-/** The entity's credit score as of `now` (DOMAIN §5). */
+/** The entity's credit score as of `now` (DOMAIN §5). Every rule counts whole days, so the day is the key. */
 export function scoreEntity(facts: EntityFacts, now: Date): CreditScore {
-  return scoreSignals(gatherSignals(facts, now));
+  return derived(facts, `score:${dayOf(now)}`, () => scoreSignals(gatherSignals(facts, now)));
 }

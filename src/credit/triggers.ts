@@ -7,10 +7,10 @@
 import type { Evidence, FindingRecord } from '../governance/findings.js';
 import type { IsoDate } from '../projects/facts.js';
 import { COMPOSITE_DROP_POINTS, COMPOSITE_DROP_WINDOW_DAYS, WARNING_OPEN_LIMIT_DAYS } from './constants.js';
-import { addDays, daysBetween } from './dates.js';
+import { addDays, dayOf, daysBetween } from './dates.js';
 import { observationsOf } from './dimensions/safety-record.js';
 import { signalContext } from './gather.js';
-import { resolvedBy, type EntityFacts, type RegistryStatus } from './inputs.js';
+import { derived, resolvedBy, type EntityFacts, type RegistryStatus } from './inputs.js';
 import { coverageWindows } from './insurance.js';
 import { billedOn } from './participation.js';
 import { fundedDraws, type SignalContext } from './signals.js';
@@ -102,22 +102,36 @@ function citationTriggers(ctx: SignalContext): Trigger[] {
   );
 }
 
-/** A drop of ≥ 10 points from any score of the 30 days before a later score (DOMAIN §5). */
+/**
+ * A drop of ≥ 10 points from any score of the 30 days before a later score (DOMAIN §5). One pass
+ * with a sliding-window maximum: every issued report is a point, so a much-inquired entity has
+ * thousands, and comparing each with all the ones before it would grow with the square.
+ */
 export function compositeDropTriggers(points: readonly ScorePoint[]): Trigger[] {
   const sorted = [...points].sort((a, b) => a.on.localeCompare(b.on));
   const out: Trigger[] = [];
+  // Indices into `sorted` of the window's candidates for its maximum, scores strictly decreasing.
+  const peaks: number[] = [];
+  let head = 0;
   sorted.forEach((point, i) => {
-    const window = sorted
-      .slice(0, i)
-      .filter((p) => daysBetween(p.on, point.on) <= COMPOSITE_DROP_WINDOW_DAYS);
-    const peak = Math.max(...window.map((p) => p.composite_score));
-    if (window.length === 0 || peak - point.composite_score < COMPOSITE_DROP_POINTS) return;
-    out.push({
-      kind: 'COMPOSITE_DROP',
-      on: point.on,
-      detail: `composite fell from ${peak} to ${point.composite_score} within ${COMPOSITE_DROP_WINDOW_DAYS} days`,
-      evidence: [{ kind: 'credit_score', id: point.on }],
-    });
+    while (
+      head < peaks.length &&
+      daysBetween(sorted[peaks[head]!]!.on, point.on) > COMPOSITE_DROP_WINDOW_DAYS
+    )
+      head += 1;
+    if (head < peaks.length) {
+      const peak = sorted[peaks[head]!]!.composite_score;
+      if (peak - point.composite_score >= COMPOSITE_DROP_POINTS)
+        out.push({
+          kind: 'COMPOSITE_DROP',
+          on: point.on,
+          detail: `composite fell from ${peak} to ${point.composite_score} within ${COMPOSITE_DROP_WINDOW_DAYS} days`,
+          evidence: [{ kind: 'credit_score', id: point.on }],
+        });
+    }
+    while (peaks.length > head && sorted[peaks[peaks.length - 1]!]!.composite_score <= point.composite_score)
+      peaks.pop();
+    peaks.push(i);
   });
   return out;
 }
@@ -136,7 +150,8 @@ function cleanFundedDraws(ctx: SignalContext): { on: IsoDate; draw_id: string }[
     .sort((a, b) => a.on.localeCompare(b.on) || a.draw_id.localeCompare(b.draw_id));
 }
 
-function firstSeen(ctx: SignalContext, triggers: readonly Trigger[]): IsoDate {
+/** The earliest day among the entity's own facts (the composite drops are added per assessment). */
+function firstFactDay(ctx: SignalContext, triggers: readonly Trigger[]): IsoDate {
   const days = [
     ctx.today,
     ...ctx.participation.flatMap((p) => [p.project.start_date, p.project.registered_at.slice(0, 10)]),
@@ -147,23 +162,45 @@ function firstSeen(ctx: SignalContext, triggers: readonly Trigger[]): IsoDate {
   return days.reduce((a, b) => (b < a ? b : a));
 }
 
-/** The state machine's view of one entity as of `now`, given its composite score history. */
-export function behaviorFacts(facts: EntityFacts, scores: readonly ScorePoint[], now: Date): BehaviorFacts {
+/** What the state machine reads that depends only on the facts and the day, not on score history. */
+interface FactsBasis {
+  today: IsoDate;
+  first_fact_day: IsoDate;
+  /** Finding, lapse and citation triggers, in that order and unsorted. */
+  triggers: Trigger[];
+  findings: FindingRecord[];
+  clean_funded_draws: { on: IsoDate; draw_id: string }[];
+}
+
+function factsBasis(facts: EntityFacts, now: Date): FactsBasis {
   const ctx = signalContext(facts, now);
   const triggers = [
     ...findingTriggers(ctx.findings, ctx.today),
     ...lapseTriggers(ctx),
     ...citationTriggers(ctx),
-    ...compositeDropTriggers(scores.filter((s) => s.on <= ctx.today)),
-  ].sort(
-    (a, b) => a.on.localeCompare(b.on) || a.kind.localeCompare(b.kind) || idOf(a).localeCompare(idOf(b)),
-  );
+  ];
   return {
     today: ctx.today,
-    first_seen: firstSeen(ctx, triggers),
+    first_fact_day: firstFactDay(ctx, triggers),
     triggers,
     findings: ctx.findings,
     clean_funded_draws: cleanFundedDraws(ctx),
+  };
+}
+
+/** The state machine's view of one entity as of `now`, given its composite score history. */
+export function behaviorFacts(facts: EntityFacts, scores: readonly ScorePoint[], now: Date): BehaviorFacts {
+  const basis = derived(facts, `behavior:${dayOf(now)}`, () => factsBasis(facts, now));
+  const drops = compositeDropTriggers(scores.filter((s) => s.on <= basis.today));
+  const triggers = [...basis.triggers, ...drops].sort(
+    (a, b) => a.on.localeCompare(b.on) || a.kind.localeCompare(b.kind) || idOf(a).localeCompare(idOf(b)),
+  );
+  return {
+    today: basis.today,
+    first_seen: drops.reduce((a, t) => (t.on < a ? t.on : a), basis.first_fact_day),
+    triggers,
+    findings: [...basis.findings],
+    clean_funded_draws: [...basis.clean_funded_draws],
     registry: facts.registry,
   };
 }

@@ -18,6 +18,7 @@ import {
   type RegistrySource,
 } from '../registry/registry-check.js';
 import type { EntityRecord, RegistryState } from '../registry/state.js';
+import { factsMemoOf } from './facts-memo.js';
 import {
   planBehavior,
   pralFor,
@@ -75,6 +76,7 @@ export function entityFacts(s: Service, entity: EntityRecord, now: Date): Entity
     observations: s.runtime.state(observationsProjection),
     findings,
     registry: registryStatusOf(registryCheckOf(s.runtime.state(registryProjection), entity, now), now),
+    memo: factsMemoOf(s.runtime).for(entity.entity_id),
   };
 }
 

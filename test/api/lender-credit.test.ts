@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { REPO_ROOT } from '../support/cli.js';
-import { ONE_LINE_SOV, projectBody } from '../support/api-fixtures.js';
+import { D, ONE_LINE_SOV, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
 
 describe('lender credit API (SPEC §4)', function () {
@@ -97,6 +97,34 @@ describe('lender credit API (SPEC §4)', function () {
     const eligibility = await lender(a, 'eligibility', { entity: 'Acme Builders' });
     expect(eligibility.body.payment_recommendation.pral).to.equal('DENY');
     expect(eligibility.body.eligible_payment_rails).to.deep.equal([]);
+  });
+
+  it('re-scores from the new facts after any fact event, while repeated scores answer alike', async () => {
+    const gc = await entity(a, { legal_name: 'Cedar Ridge Builders LLC', roles: ['general_contractor'] });
+    const project = await projectFor(a, gc, 'Cedar Ridge Lofts');
+    const first = await lender(a, 'score', { entity: gc });
+    const again = await lender(b, 'score', { entity: gc });
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    expect(again.body.credit).to.deep.equal(first.body.credit);
+    expect(again.body.provenance.ledger.seq).to.be.greaterThan(first.body.provenance.ledger.seq);
+    const citation = await request(svc.app)
+      .post('/api/observations')
+      .set(bearer(a))
+      .send({
+        project_id: project,
+        entity: gc,
+        kind: 'osha_citation',
+        observed_on: '2026-06-01',
+        activity_nr: '1700002',
+        type: 'W',
+        penalty: D(25_000),
+        abate_by: '2026-06-10',
+      });
+    expect(citation.status, JSON.stringify(citation.body)).to.equal(201);
+    const after = await lender(a, 'score', { entity: gc });
+    expect(after.body.credit.dimensions.safety_record.signals).to.be.greaterThan(
+      first.body.credit.dimensions.safety_record.signals,
+    );
   });
 
   it('round-trips: the provenance hash of a score is found by audit-verify as an AUTHENTIC credit report', async () => {

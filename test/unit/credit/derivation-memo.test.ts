@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import {
+  behaviorFacts,
+  COMPOSITE_DROP_POINTS,
+  COMPOSITE_DROP_WINDOW_DAYS,
+  compositeDropTriggers,
+  scoreEntity,
+  type DerivationMemo,
+  type ScorePoint,
+  type Trigger,
+} from '../../../src/credit/index.js';
+import { addDays, daysBetween } from '../../../src/credit/dates.js';
+import { NOW, World } from './fixtures.js';
+
+/** The drop rule as DOMAIN §5 words it, comparing every score with every earlier one. */
+function naiveDrops(points: readonly ScorePoint[]): Trigger[] {
+  const sorted = [...points].sort((a, b) => a.on.localeCompare(b.on));
+  const out: Trigger[] = [];
+  sorted.forEach((point, i) => {
+    const window = sorted
+      .slice(0, i)
+      .filter((p) => daysBetween(p.on, point.on) <= COMPOSITE_DROP_WINDOW_DAYS);
+    if (window.length === 0) return;
+    const peak = Math.max(...window.map((p) => p.composite_score));
+    if (peak - point.composite_score < COMPOSITE_DROP_POINTS) return;
+    out.push({
+      kind: 'COMPOSITE_DROP',
+      on: point.on,
+      detail: `composite fell from ${peak} to ${point.composite_score} within ${COMPOSITE_DROP_WINDOW_DAYS} days`,
+      evidence: [{ kind: 'credit_score', id: point.on }],
+    });
+  });
+  return out;
+}
+
+/** A memo that counts what it computed and what it answered from memory. */
+class CountingMemo implements DerivationMemo {
+  readonly values = new Map<string, unknown>();
+  computed = 0;
+  hits = 0;
+  remember<T>(key: string, compute: () => T): T {
+    if (this.values.has(key)) {
+      this.hits += 1;
+      return this.values.get(key) as T;
+    }
+    this.computed += 1;
+    const value = compute();
+    this.values.set(key, value);
+    return value;
+  }
+}
+
+describe('credit derivations', () => {
+  describe('composite drop rule (sliding-window maximum)', () => {
+    const point = fc.record({
+      on: fc.integer({ min: 0, max: 120 }).map((d) => addDays('2026-01-01', d)),
+      composite_score: fc.integer({ min: 0, max: 100 }),
+    });
+
+    it('gives exactly the triggers of the every-pair reading, in the same order', () => {
+      fc.assert(
+        fc.property(fc.array(point, { maxLength: 60 }), (points) => {
+          expect(compositeDropTriggers(points)).to.deep.equal(naiveDrops(points));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('counts a same-day earlier report and forgets one 31 days back', () => {
+      expect(
+        compositeDropTriggers([
+          { on: '2026-03-01', composite_score: 90 },
+          { on: '2026-03-31', composite_score: 80 },
+          { on: '2026-04-01', composite_score: 79 },
+          { on: '2026-04-05', composite_score: 95 },
+          { on: '2026-04-05', composite_score: 85 },
+        ]).map((t) => [t.on, t.detail]),
+      ).to.deep.equal([
+        ['2026-03-31', 'composite fell from 90 to 80 within 30 days'],
+        ['2026-04-05', 'composite fell from 95 to 85 within 30 days'],
+      ]);
+    });
+
+    it('stays linear on a much-inquired entity (20,000 reports)', () => {
+      const points = Array.from({ length: 20_000 }, (_, i) => ({
+        on: addDays('2026-01-01', Math.floor(i / 200)),
+        composite_score: 90 - (i % 20),
+      }));
+      const triggers = compositeDropTriggers(points);
+      expect(triggers.length).to.equal(points.filter((p) => p.composite_score <= 80).length);
+    });
+  });
+
+  describe('memoized facts derivations', () => {
+    function world(): World {
+      const w = new World();
+      const p = w.project('prj_a');
+      w.draw(p, { id: 'DRW-1', application_no: 1, period_to: '2026-03-01', funded_on: '2026-03-10' });
+      return w;
+    }
+
+    it('answer what a fresh computation answers, computing once per day', () => {
+      const w = world();
+      const memo = new CountingMemo();
+      const fresh = w.facts();
+      const remembered = { ...w.facts(), memo };
+      expect(scoreEntity(remembered, NOW)).to.deep.equal(scoreEntity(fresh, NOW));
+      expect(scoreEntity(remembered, new Date(NOW.getTime() + 3_600_000))).to.deep.equal(
+        scoreEntity(fresh, NOW),
+      );
+      const scores: ScorePoint[] = [
+        { on: '2026-03-01', composite_score: 95 },
+        { on: '2026-03-02', composite_score: 70 },
+      ];
+      expect(behaviorFacts(remembered, scores, NOW)).to.deep.equal(behaviorFacts(fresh, scores, NOW));
+      expect(behaviorFacts(remembered, [], NOW)).to.deep.equal(behaviorFacts(fresh, [], NOW));
+      expect(memo.computed).to.equal(2);
+      expect(memo.hits).to.equal(2);
+      const tomorrow = new Date(NOW.getTime() + 86_400_000);
+      expect(scoreEntity(remembered, tomorrow)).to.deep.equal(scoreEntity(fresh, tomorrow));
+      expect(memo.computed).to.equal(3);
+    });
+
+    it('keep the registry check of the facts at hand, not the remembered one', () => {
+      const w = world();
+      const memo = new CountingMemo();
+      const first = { ...w.facts(), memo };
+      behaviorFacts(first, [], NOW);
+      const later = {
+        ...w.facts(),
+        memo,
+        registry: { ...first.registry, checked_at: '2026-06-01T12:00:00.000Z' },
+      };
+      expect(behaviorFacts(later, [], NOW).registry.checked_at).to.equal('2026-06-01T12:00:00.000Z');
+    });
+  });
+});
