@@ -13,6 +13,12 @@ export interface AppendResult {
   duplicate: boolean;
 }
 
+/** A committed append whose durability is still on its way (group commit). */
+export interface GroupedAppend extends AppendResult {
+  /** Resolves once the events survive power loss; rejects (StoreUnavailable) if that failed. */
+  durable: Promise<void>;
+}
+
 export interface ReadStreamOptions {
   /** Only events with seq > after. */
   after?: number;
@@ -35,6 +41,12 @@ export interface EventStore {
    * AppendConflict. Re-appending events whose ids are already stored returns the originals.
    */
   append(events: SealedEvent[], expectedHead: number): Promise<AppendResult>;
+  /**
+   * Optional group commit: like `append`, but resolves as soon as the events are committed and
+   * readable, with `durable` resolving once they are durable. A writer may commit its next append
+   * meanwhile and acknowledge each one when its `durable` resolves; one sync then covers many.
+   */
+  appendGrouped?(events: SealedEvent[], expectedHead: number): Promise<GroupedAppend>;
   head(): Promise<LedgerHead>;
   /** Events with seq ≥ from, ascending, at most `limit`. */
   read(from: number, limit: number): Promise<SealedEvent[]>;

@@ -3,10 +3,15 @@
  * events at the head it holds, and appends with optimistic concurrency on that head. When another
  * writer got there first it refreshes the head, lets the caller re-decide, and retries (bounded,
  * with jitter) before giving up with ConflictRetriesExhausted.
+ *
+ * With a store that offers group commit (SQLite), a command is committed, applied to the read
+ * models and its successor decided while its sync is still on the way; its caller hears back only
+ * once it is durable. So under load one sync covers many commands, and no acknowledged event can
+ * be lost. Reads may see a committed event a moment before its writer is answered.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Clock } from '../clock.js';
-import type { EventStore } from '../event-store/port.js';
+import type { EventStore, GroupedAppend } from '../event-store/port.js';
 import {
   cleanMeta,
   EMPTY_HEAD,
@@ -99,19 +104,23 @@ export class Ledger {
   ): Promise<CommitResult<R>> {
     const run = this.#queue.then(() => this.#commitNow(decide, meta));
     this.#queue = run.catch(() => undefined);
-    return run;
+    // The queue moves on as soon as a command is committed; its caller hears back once durable.
+    return run.then(async ({ durable, ...committed }) => {
+      await durable;
+      return committed;
+    });
   }
 
   async #commitNow<R>(
     decide: (head: LedgerHead) => Decision<R> | Promise<Decision<R>>,
     meta: EventMeta,
-  ): Promise<CommitResult<R>> {
+  ): Promise<CommitResult<R> & { durable: Promise<void> }> {
     const cleanedMeta = cleanMeta(meta);
     for (let attempt = 1; ; attempt += 1) {
       const head = this.#head;
       const decision = await decide(head);
       if (decision.events.length === 0) {
-        return { result: decision.result, events: [], head, duplicate: false };
+        return { result: decision.result, events: [], head, duplicate: false, durable: Promise.resolve() };
       }
       const recordedAt = this.#clock.now().toISOString();
       let prev = head;
@@ -132,7 +141,10 @@ export class Ledger {
         return event;
       });
       try {
-        const stored = await this.store.append(sealed, head.seq);
+        const stored = await this.#append(sealed, head.seq);
+        // Durability is not awaited here, so the queue may commit the next command under the same
+        // sync; a failed sync rejects every caller waiting on it (and the store takes no more).
+        stored.durable.catch(() => undefined);
         if (!stored.duplicate) {
           this.#head = stored.head;
           await this.#onAppended?.(stored.events);
@@ -142,6 +154,7 @@ export class Ledger {
           events: stored.events,
           head: this.#head,
           duplicate: stored.duplicate,
+          durable: stored.durable,
         };
       } catch (error) {
         if (!(error instanceof AppendConflict)) throw error;
@@ -152,6 +165,12 @@ export class Ledger {
         await sleep(Math.floor(this.#random() * 5 * attempt));
       }
     }
+  }
+
+  /** Group commit when the store offers it; otherwise a plain append, durable when it resolves. */
+  async #append(events: SealedEvent[], expectedHead: number): Promise<GroupedAppend> {
+    if (this.store.appendGrouped) return this.store.appendGrouped(events, expectedHead);
+    return { ...(await this.store.append(events, expectedHead)), durable: Promise.resolve() };
   }
 
   /** Re-reads the store's head (after another process may have written). */

@@ -9,6 +9,7 @@ import {
   AppendConflict,
   ConflictRetriesExhausted,
   Ledger,
+  StoreUnavailable,
   verifyLedger,
 } from '../../../src/platform/ledger/index.js';
 import { TEST_META, testId } from '../../support/events.js';
@@ -139,5 +140,99 @@ describe('Ledger (single writer, ARCHITECTURE §3.2)', () => {
     );
     await ledger.append([{ stream: 'a', type: 'C', data: {} }], TEST_META);
     expect(seen).to.deep.equal([1, 2, 3]);
+  });
+
+  describe('group commit', () => {
+    /** The SQLite store, with each append's durability held until the test releases it. */
+    function heldStore(inner: SqliteEventStore) {
+      const held: { release: () => void; fail: (e: Error) => void }[] = [];
+      const store: EventStore = {
+        kind: 'held',
+        append: (events, head) => inner.append(events, head),
+        async appendGrouped(events, head) {
+          const { durable, ...result } = await inner.appendGrouped(events, head);
+          await durable;
+          return {
+            ...result,
+            durable: new Promise<void>((resolve, reject) => held.push({ release: resolve, fail: reject })),
+          };
+        },
+        head: () => inner.head(),
+        read: (from, limit) => inner.read(from, limit),
+        readRecords: (from, limit) => inner.readRecords(from, limit),
+        readStream: (stream, opts) => inner.readStream(stream, opts),
+        subscribe: (from, onEvent) => inner.subscribe(from, onEvent),
+        close: () => inner.close(),
+      };
+      return { store, held };
+    }
+    const until = async (condition: () => boolean) => {
+      for (let i = 0; i < 200 && !condition(); i += 1) await new Promise((r) => setTimeout(r, 5));
+      expect(condition()).to.equal(true);
+    };
+
+    it('decides and commits the next command before the last is durable, and answers each only once it is', async () => {
+      const { store: held, held: syncs } = heldStore(store);
+      const applied: number[] = [];
+      const ledger = await Ledger.open(held, clock, {
+        onAppended: (events) => void applied.push(...events.map((e) => e.seq)),
+      });
+      const answered: string[] = [];
+      const seenBy: number[] = [];
+      const first = ledger
+        .commit((head) => {
+          seenBy.push(head.seq);
+          return { events: [{ stream: 'a', type: 'A', data: {} }], result: 'first' };
+        }, TEST_META)
+        .then((r) => answered.push(r.result));
+      const second = ledger
+        .commit((head) => {
+          seenBy.push(head.seq);
+          return { events: [{ stream: 'a', type: 'B', data: {} }], result: 'second' };
+        }, TEST_META)
+        .then((r) => answered.push(r.result));
+      await until(() => syncs.length === 2);
+      expect(seenBy, 'the second decided on top of the first').to.deep.equal([0, 1]);
+      expect(applied, 'both applied to the read side').to.deep.equal([1, 2]);
+      expect(answered, 'nobody answered before a sync').to.deep.equal([]);
+      syncs[0]!.release();
+      await first;
+      expect(answered).to.deep.equal(['first']);
+      syncs[1]!.release();
+      await second;
+      expect(answered).to.deep.equal(['first', 'second']);
+    });
+
+    it('fails the caller whose sync failed', async () => {
+      const { store: held, held: syncs } = heldStore(store);
+      const ledger = await Ledger.open(held, clock);
+      const pending = ledger.append([{ stream: 'a', type: 'A', data: {} }], TEST_META);
+      await until(() => syncs.length === 1);
+      syncs[0]!.fail(new StoreUnavailable('ledger sync failed (EIO)'));
+      let error: unknown;
+      await pending.catch((e: unknown) => (error = e));
+      expect(error).to.be.instanceOf(StoreUnavailable);
+    });
+
+    it('covers many concurrent commands with fewer syncs of the SQLite WAL, each answered once durable', async () => {
+      const ledger = await Ledger.open(store, clock);
+      const before = store.syncs;
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          ledger.append([{ stream: 'a', type: 'A', data: { i } }], TEST_META),
+        ),
+      );
+      const syncs = store.syncs - before;
+      expect(syncs).to.be.at.least(1).and.below(50);
+      expect((await store.head()).seq).to.equal(50);
+      expect(verifyLedger(await store.read(1, 100)).ok).to.equal(true);
+    });
+
+    it('resolves a plain append only after a sync that began after its commit', async () => {
+      const before = store.syncs;
+      const ledger = await Ledger.open(store, clock);
+      await ledger.append([{ stream: 'a', type: 'A', data: {} }], TEST_META);
+      expect(store.syncs).to.equal(before + 1);
+    });
   });
 });
