@@ -6,7 +6,7 @@
  * the wire. Targets: ≥ 0.8× bare Express, p99 < 25 ms.
  *
  * `score` is not a pure read: every call records a CreditReportIssued inquiry (SPEC §4), so each
- * request is also a durable append (synchronous=FULL). The service runs on a copy of the dataset.
+ * request is also a durable append (acknowledged after its WAL sync; group commit). The service runs on a copy of the dataset.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,13 @@
 /**
  * Child process for the write benchmark. Takes the first N events of a dataset as single-event
- * commands and appends them, one command per `Ledger.append`, to a fresh SQLite ledger
- * (WAL, synchronous=FULL, BEGIN IMMEDIATE — the production store); the baseline inserts the very
- * rows the ledger wrote, one row per BEGIN IMMEDIATE transaction, into a fresh file with the same
- * schema and pragmas through raw better-sqlite3. Rounds alternate; each side keeps its best.
+ * commands and appends them, one command per `Ledger.append`, to a fresh SQLite ledger (the
+ * production store: WAL, BEGIN IMMEDIATE, group commit — each command acknowledged after a WAL
+ * fsync that began after its commit); the baseline inserts the very rows the ledger wrote, one row
+ * per BEGIN IMMEDIATE transaction, into a fresh file with the same schema through raw
+ * better-sqlite3 with synchronous=FULL — the same guarantee, every row durable when its commit
+ * returns. With one caller each append waits for its own sync, as each raw row does; with 50, one
+ * sync covers many commands, which a synchronous raw loop cannot do. Rounds alternate; each side
+ * keeps its best.
  *
  *   node --import tsx bench/write-child.ts <DATA_DIR> <N> <rounds> <concurrency>
  */
