@@ -18,6 +18,11 @@ export interface VerifyStoreOptions {
   to?: number;
   /** Stop at the first bad seq (the CLI) instead of collecting every issue. */
   stopAtFirstIssue?: boolean;
+  /**
+   * Rows per read; 1,000 by default. Measured on the 100k bench ledger: 10,000-row pages (about
+   * 6 MB of strings each) outlive the young generation and the promotions cost a third of the
+   * pass in GC; 1,000 keeps them short-lived, and 500 is no faster.
+   */
   pageSize?: number;
   onProgress?: (p: VerifyProgress) => void;
   /**
@@ -34,12 +39,14 @@ export async function verifyStore(
 ): Promise<VerifyResult & { head: number }> {
   const head = (await store.head()).seq;
   const verifier = new ChainVerifier(opts.from);
-  const pageSize = opts.pageSize ?? 10_000;
+  const pageSize = opts.pageSize ?? 1000;
   let next = (opts.from?.seq ?? 0) + 1;
   let checked = 0;
   const to = opts.to ?? Number.MAX_SAFE_INTEGER;
   while (next <= to) {
-    const page = await store.readRecords(next, pageSize);
+    // Never read far past `to`: a parallel share would otherwise read rows its neighbour checks.
+    const limit = Math.min(pageSize, to - next + 1);
+    const page = await store.readRecords(next, limit);
     for (const record of page) {
       if (record.seq > to) return { ...verifier.result(), head };
       const issues = verifier.pushStored(record);
@@ -47,7 +54,7 @@ export async function verifyStore(
       checked += 1;
     }
     opts.onProgress?.({ checked, head });
-    if (page.length < pageSize) break;
+    if (page.length < limit) break;
     await opts.betweenPages?.();
     next = page[page.length - 1]!.seq + 1;
   }

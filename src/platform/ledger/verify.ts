@@ -32,19 +32,26 @@ export interface StoredRecord {
   hash: string;
 }
 
+/** What a clean push returns: shared, so a verified event allocates no issue list. */
+const NO_ISSUES: readonly VerifyIssue[] = Object.freeze([]);
+
 export class ChainVerifier {
-  #prev: LedgerHead;
+  // The previous event's position and claimed hash, kept as two fields rather than a fresh
+  // LedgerHead per event: a full pass pushes millions of events through here.
+  #prevSeq: number;
+  #prevHash: string;
   #checked = 0;
   #verifiedThrough: number;
   #issues: VerifyIssue[] = [];
 
   /** Start after `from` (the genesis by default) to verify a suffix of the chain. */
   constructor(from: LedgerHead = { seq: 0, hash: GENESIS_HASH }) {
-    this.#prev = from;
+    this.#prevSeq = from.seq;
+    this.#prevHash = from.hash;
     this.#verifiedThrough = from.seq;
   }
 
-  push(event: SealedEvent): VerifyIssue[] {
+  push(event: SealedEvent): readonly VerifyIssue[] {
     // Whatever arrives is checked as data: a malformed element yields issues, never an exception.
     const record = (typeof event === 'object' && event !== null ? event : {}) as Partial<SealedEvent>;
     let text: string;
@@ -53,47 +60,72 @@ export class ChainVerifier {
     } catch {
       text = '';
     }
-    return this.#check(Number(record.seq), sha256Hex(text), {
-      content_hash: String(record.content_hash),
-      prev_hash: String(record.prev_hash),
-      hash: String(record.hash),
-    });
+    return this.#check(
+      Number(record.seq),
+      sha256Hex(text),
+      String(record.content_hash),
+      String(record.prev_hash),
+      String(record.hash),
+    );
   }
 
-  pushStored(record: StoredRecord): VerifyIssue[] {
-    return this.#check(record.seq, sha256Hex(record.content), record);
+  pushStored(record: StoredRecord): readonly VerifyIssue[] {
+    return this.#check(
+      record.seq,
+      sha256Hex(record.content),
+      record.content_hash,
+      record.prev_hash,
+      record.hash,
+    );
   }
 
   #check(
     seq: number,
     computedContentHash: string,
-    stored: { content_hash: string; prev_hash: string; hash: string },
+    contentHash: string,
+    prevHash: string,
+    hash: string,
+  ): readonly VerifyIssue[] {
+    const computedHash = linkHash(seq, prevHash, contentHash);
+    const clean =
+      seq === this.#prevSeq + 1 &&
+      computedContentHash === contentHash &&
+      prevHash === this.#prevHash &&
+      computedHash === hash;
+    const found = clean
+      ? NO_ISSUES
+      : this.#issuesOf(seq, computedContentHash, contentHash, prevHash, hash, computedHash);
+    this.#checked += 1;
+    if (found.length === 0 && this.#issues.length === 0) this.#verifiedThrough = seq;
+    // Link the next event to what this one claims, so one bad row is reported once, not cascaded.
+    this.#prevSeq = seq;
+    this.#prevHash = hash;
+    return found;
+  }
+
+  #issuesOf(
+    seq: number,
+    computedContentHash: string,
+    contentHash: string,
+    prevHash: string,
+    hash: string,
+    computedHash: string,
   ): VerifyIssue[] {
     const found: VerifyIssue[] = [];
-    const expectedSeq = this.#prev.seq + 1;
+    const expectedSeq = this.#prevSeq + 1;
     if (seq !== expectedSeq) {
       found.push({ code: 'seq_gap', seq, expected: String(expectedSeq), actual: String(seq) });
     }
-    if (computedContentHash !== stored.content_hash) {
-      found.push({
-        code: 'content_hash_mismatch',
-        seq,
-        expected: computedContentHash,
-        actual: stored.content_hash,
-      });
+    if (computedContentHash !== contentHash) {
+      found.push({ code: 'content_hash_mismatch', seq, expected: computedContentHash, actual: contentHash });
     }
-    if (stored.prev_hash !== this.#prev.hash) {
-      found.push({ code: 'broken_link', seq, expected: this.#prev.hash, actual: stored.prev_hash });
+    if (prevHash !== this.#prevHash) {
+      found.push({ code: 'broken_link', seq, expected: this.#prevHash, actual: prevHash });
     }
-    const computedHash = linkHash(seq, stored.prev_hash, stored.content_hash);
-    if (computedHash !== stored.hash) {
-      found.push({ code: 'hash_mismatch', seq, expected: computedHash, actual: stored.hash });
+    if (computedHash !== hash) {
+      found.push({ code: 'hash_mismatch', seq, expected: computedHash, actual: hash });
     }
-    this.#checked += 1;
-    if (found.length === 0 && this.#issues.length === 0) this.#verifiedThrough = seq;
     this.#issues.push(...found);
-    // Link the next event to what this one claims, so one bad row is reported once, not cascaded.
-    this.#prev = { seq, hash: stored.hash };
     return found;
   }
 
