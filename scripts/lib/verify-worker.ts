@@ -1,32 +1,28 @@
 /**
- * One share of a parallel `ledger:verify` (scripts/lib/parallel-verify.ts): verifies seqs
- * [from, to] of the SQLite ledger through its own connection, starting from the stored hash of the
- * row just before `from` — so together the shares check every content hash, link hash, prev_hash
- * link and seq step exactly once, as one sequential pass does.
+ * A worker of a parallel `ledger:verify` (scripts/lib/parallel-verify.ts): once booted it claims
+ * chunks of the SQLite ledger (scripts/lib/verify-chunks.ts) through its own connection until none
+ * is left, reporting each as it is done — unless the main thread finished the ledger first.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
-import { GENESIS_HASH, type LedgerHead } from '../../src/platform/ledger/envelope.js';
-import { verifyStore } from '../../src/platform/ledger/verify-store.js';
+import { startClaiming, verifyClaimedChunks, type ChunkPlan, type ChunkResult } from './verify-chunks.js';
 
-export interface VerifyShare {
+export interface VerifyWorkerData {
   path: string;
-  from: number;
-  to: number;
-  stopAtFirstIssue: boolean;
+  plan: ChunkPlan;
+  control: Int32Array;
+  /** This worker's slot in the control block. */
+  slot: number;
 }
 
-const share = workerData as VerifyShare;
-const store = SqliteEventStore.open(share.path);
-const before = store.database
-  .prepare<[number], LedgerHead>('SELECT seq, hash FROM events WHERE seq < ? ORDER BY seq DESC LIMIT 1')
-  .get(share.from);
-const result = await verifyStore(store, {
-  from: before ?? { seq: 0, hash: GENESIS_HASH },
-  to: share.to,
-  stopAtFirstIssue: share.stopAtFirstIssue,
-  pageSize: 5000,
-  onProgress: (p) => parentPort!.postMessage({ type: 'progress', checked: p.checked }),
-});
-await store.close();
-parentPort!.postMessage({ type: 'done', result });
+export type VerifyWorkerMessage = { type: 'chunk'; chunk: ChunkResult } | { type: 'done' };
+
+const { path, plan, control, slot } = workerData as VerifyWorkerData;
+if (startClaiming(control, slot)) {
+  const store = SqliteEventStore.open(path);
+  await verifyClaimedChunks(store, plan, control, (chunk) => {
+    parentPort!.postMessage({ type: 'chunk', chunk } satisfies VerifyWorkerMessage);
+  });
+  await store.close();
+}
+parentPort!.postMessage({ type: 'done' } satisfies VerifyWorkerMessage);

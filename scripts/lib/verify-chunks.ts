@@ -1,0 +1,96 @@
+/**
+ * The work of a parallel `ledger:verify`, shared by the main thread and its workers: the ledger
+ * [1, head] is cut into contiguous chunks, and each thread claims the next unclaimed chunk from a
+ * counter in shared memory until none is left. A chunk is verified from the stored hash of the row
+ * just before it, so the chunks together check every content hash, link hash, prev_hash link and
+ * seq step exactly once, as one sequential pass does. Claiming (rather than a fixed share per
+ * thread) lets the main thread start at once and a worker join whenever it has booted.
+ */
+import type { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
+import { GENESIS_HASH, type LedgerHead } from '../../src/platform/ledger/envelope.js';
+import type { VerifyResult } from '../../src/platform/ledger/verify.js';
+import { verifyStore } from '../../src/platform/ledger/verify-store.js';
+
+/** How the ledger is cut; the same for every thread. */
+export interface ChunkPlan {
+  head: number;
+  chunkSize: number;
+  stopAtFirstIssue: boolean;
+}
+
+export interface ChunkResult {
+  index: number;
+  result: VerifyResult;
+}
+
+/** Slots of the shared Int32Array that coordinates the threads. */
+const NEXT = 0;
+const STOP_AFTER = 1;
+/** Worker w's state lives at WORKER_STATE + w: booting, claiming, or told not to start. */
+const WORKER_STATE = 2;
+export const BOOTING = 0;
+export const CLAIMING = 1;
+export const CANCELLED = 2;
+
+export function chunkCount(plan: ChunkPlan): number {
+  return Math.ceil(plan.head / plan.chunkSize);
+}
+
+/** The shared control block for a plan verified by the main thread and `workers` workers. */
+export function controlBlock(plan: ChunkPlan, workers: number): Int32Array {
+  const control = new Int32Array(new SharedArrayBuffer(4 * (WORKER_STATE + workers)));
+  control[STOP_AFTER] = chunkCount(plan);
+  return control;
+}
+
+/**
+ * Called by worker `w` once it has booted: true if it may claim chunks, false if the main thread
+ * finished the ledger first and will not wait for it.
+ */
+export function startClaiming(control: Int32Array, w: number): boolean {
+  return Atomics.compareExchange(control, WORKER_STATE + w, BOOTING, CLAIMING) === BOOTING;
+}
+
+/** Called by the main thread when it runs out of chunks: true if worker `w` never started claiming. */
+export function cancelIfBooting(control: Int32Array, w: number): boolean {
+  return Atomics.compareExchange(control, WORKER_STATE + w, BOOTING, CANCELLED) === BOOTING;
+}
+
+function claim(control: Int32Array, plan: ChunkPlan): number {
+  const index = Atomics.add(control, NEXT, 1);
+  return index < chunkCount(plan) && index <= Atomics.load(control, STOP_AFTER) ? index : -1;
+}
+
+/** Chunks after a bad one need not be verified when only the first bad seq is wanted. */
+function stopAfter(control: Int32Array, index: number): void {
+  for (;;) {
+    const current = Atomics.load(control, STOP_AFTER);
+    if (index >= current || Atomics.compareExchange(control, STOP_AFTER, current, index) === current) return;
+  }
+}
+
+/** Claims and verifies chunks until none is left; `onChunk` hears each one as it is done. */
+export async function verifyClaimedChunks(
+  store: SqliteEventStore,
+  plan: ChunkPlan,
+  control: Int32Array,
+  onChunk: (done: ChunkResult) => void | Promise<void>,
+): Promise<ChunkResult[]> {
+  const before = store.database.prepare<[number], LedgerHead>(
+    'SELECT seq, hash FROM events WHERE seq < ? ORDER BY seq DESC LIMIT 1',
+  );
+  const results: ChunkResult[] = [];
+  for (let index = claim(control, plan); index >= 0; index = claim(control, plan)) {
+    const from = index * plan.chunkSize + 1;
+    const result = await verifyStore(store, {
+      from: before.get(from) ?? { seq: 0, hash: GENESIS_HASH },
+      to: Math.min(plan.head, from + plan.chunkSize - 1),
+      stopAtFirstIssue: plan.stopAtFirstIssue,
+    });
+    const { head: _head, ...chunk } = result;
+    if (!chunk.ok && plan.stopAtFirstIssue) stopAfter(control, index);
+    results.push({ index, result: chunk });
+    await onChunk({ index, result: chunk });
+  }
+  return results;
+}
