@@ -11,9 +11,24 @@ export function dayOf(now: Date): IsoDate {
   return now.toISOString().slice(0, 10);
 }
 
+/** Day numbers of the dates seen lately: the rules compare the same few dates over and over. */
+const dayNumbers = new Map<IsoDate, number>();
+const REMEMBERED_DATES = 20_000;
+
+/** Whole days since 1970-01-01 of an ISO date. */
+function dayNumber(date: IsoDate): number {
+  let n = dayNumbers.get(date);
+  if (n === undefined) {
+    n = Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+    if (dayNumbers.size >= REMEMBERED_DATES) dayNumbers.clear();
+    dayNumbers.set(date, n);
+  }
+  return n;
+}
+
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
 export function daysBetween(from: IsoDate, to: IsoDate): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+  return dayNumber(to) - dayNumber(from);
 }
 
 export function addDays(date: IsoDate, days: number): IsoDate {

@@ -108,7 +108,8 @@ function citationTriggers(ctx: SignalContext): Trigger[] {
  * thousands, and comparing each with all the ones before it would grow with the square.
  */
 export function compositeDropTriggers(points: readonly ScorePoint[]): Trigger[] {
-  const sorted = [...points].sort((a, b) => a.on.localeCompare(b.on));
+  // ISO dates order as plain strings; a stable sort keeps same-day reports in issue order.
+  const sorted = [...points].sort((a, b) => (a.on < b.on ? -1 : a.on > b.on ? 1 : 0));
   const out: Trigger[] = [];
   // Indices into `sorted` of the window's candidates for its maximum, scores strictly decreasing.
   const peaks: number[] = [];
