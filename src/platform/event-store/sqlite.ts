@@ -329,6 +329,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   head(): Promise<LedgerHead> {
+    // After a failed sync the store takes no more appends; readiness (which asks the head) says so.
+    if (this.#syncFailure) return Promise.reject(this.#syncFailure);
     try {
       return Promise.resolve(this.#headSync());
     } catch (error) {
