@@ -69,9 +69,32 @@ export interface CreditReportInput extends NoProtectedAttributes {
   viewer_org_id?: string | null;
 }
 
+/** The canonical JSON of each score object, made once: a remembered score is shared read-only. */
+const canonicalScores = new WeakMap<CreditScore, string>();
+
+/**
+ * JCS of a report body — the same bytes as `canonicalJson(body)`: an object's canonical form is its
+ * members in key order (UTF-16 code units), each `"key":value`, so the score's part, most of the
+ * report and the same for every inquiry while the facts stay the same, is reused rather than redone.
+ */
+export function canonicalBody(body: CreditReportBody): string {
+  const members: string[] = [];
+  for (const key of Object.keys(body).sort()) {
+    const value = (body as unknown as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    let json: string;
+    if (key === 'credit') {
+      json = canonicalScores.get(body.credit) ?? canonicalJson(body.credit);
+      canonicalScores.set(body.credit, json);
+    } else json = canonicalJson(value);
+    members.push(`${JSON.stringify(key)}:${json}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
 /** Seals a report body: provenance hash and multi-hash over the same canonical bytes. */
 export function sealReport(body: CreditReportBody, ledgerHead: LedgerHead): CreditReport {
-  const digests = multiHash(canonicalJson(body));
+  const digests = multiHash(canonicalBody(body));
   return {
     ...body,
     provenance_hash: digests.sha256,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   buildCreditReport,
+  canonicalBody,
   creditReportFor,
   eligibilityOf,
   initCreditState,
@@ -117,6 +118,17 @@ describe('credit report (SPEC §4)', () => {
   });
 
   describe('provenance', () => {
+    it('splices the remembered score into the canonical body byte for byte', () => {
+      for (const now of ['2026-06-01T12:00:00Z', '2026-06-02T08:30:00Z']) {
+        const report = buildCreditReport(input(world(), { now: new Date(now) }));
+        const body = withoutProvenance(report as unknown as Record<string, unknown>);
+        expect(canonicalBody(body as never)).to.equal(canonicalJson(body));
+        expect(canonicalBody(body as never), 'second time, from the remembered part').to.equal(
+          canonicalJson(body),
+        );
+      }
+    });
+
     it('hashes the JCS of the report without provenance_hash and provenance, three ways, anchored at the head', () => {
       const report = buildCreditReport(input(world()));
       const bytes = canonicalJson(withoutProvenance(report as unknown as Record<string, unknown>));
