@@ -1,13 +1,13 @@
 /**
  * `ledger:verify` across threads: the SQLite ledger is cut into contiguous chunks that the main
- * thread and `threads − 1` workers claim one at a time (scripts/lib/verify-chunks.ts). Reading
- * rows and hashing them is all the work and every chunk is independent once it starts from the
- * stored hash before it. The main thread verifies from the first moment while the workers boot
- * (about 0.2 s each to load TypeScript), and is never kept waiting for a worker that has not
- * started when the ledger is done. The merged result is the one a sequential pass gives: the
- * first bad seq, its issues and the watermark.
+ * thread and the workers claim one at a time (scripts/lib/verify-chunks.ts). Reading rows and
+ * hashing them is all the work and every chunk is independent once it starts from the stored hash
+ * before it. A worker takes about 0.2 s to boot (it loads TypeScript), so workers are booted
+ * apart from the pass — the CLI boots them before it loads its own modules, which takes about as
+ * long — and the main thread never waits for one that has not started when the ledger is done.
+ * The merged result is the one a sequential pass gives: the first bad seq, its issues and the
+ * watermark.
  */
-import { Worker } from 'node:worker_threads';
 import type { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
 import type { VerifyResult } from '../../src/platform/ledger/verify.js';
 import {
@@ -18,12 +18,7 @@ import {
   type ChunkPlan,
   type ChunkResult,
 } from './verify-chunks.js';
-import type { VerifyWorkerData, VerifyWorkerMessage } from './verify-worker.js';
-
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-import('tsx/esm/api').then((tsx) => { tsx.register(); return import(workerData.entry); });
-`;
+import type { VerifyWorkers } from './verify-workers.js';
 
 /** Small enough that the last chunks spread across threads, large enough that a chunk's setup is noise. */
 const MAX_CHUNK = 10_000;
@@ -39,55 +34,19 @@ export interface ParallelVerifyOptions {
   mainThreadVerifies?: boolean;
 }
 
-interface RunningWorker {
-  /** Resolves once the worker has reported every chunk it claimed. */
-  done: Promise<void>;
-  /** Ends the thread; a worker stopped on purpose is not an error. */
-  stop: () => Promise<void>;
-}
-
-function startWorker(
-  data: Omit<VerifyWorkerData, 'slot'>,
-  slot: number,
-  onChunk: (chunk: ChunkResult) => void,
-): RunningWorker {
-  const entry = new URL('./verify-worker.ts', import.meta.url).href;
-  // Workers load TypeScript through tsx's loader, registered in the worker before the entry.
-  const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { ...data, slot, entry } });
-  let stopping = false;
-  const done = new Promise<void>((resolve, reject) => {
-    worker.on('message', (msg: VerifyWorkerMessage) => {
-      if (msg.type === 'chunk') onChunk(msg.chunk);
-      else resolve();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code === 0 || stopping) resolve();
-      else reject(new Error(`verify worker ${slot} exited ${code}`));
-    });
-  });
-  // Awaited where it matters; never an unhandled rejection when the main thread failed first.
-  done.catch(() => undefined);
-  return {
-    done,
-    stop: async () => {
-      stopping = true;
-      await worker.terminate();
-    },
-  };
-}
-
+/** Verifies [1, head] on the main thread and `workers`, then releases the workers. */
 export async function verifyInParallel(
   store: SqliteEventStore,
   head: number,
-  threads: number,
+  workers: VerifyWorkers,
   opts: ParallelVerifyOptions,
 ): Promise<VerifyResult & { head: number }> {
   const mainVerifies = opts.mainThreadVerifies ?? true;
-  const workerCount = mainVerifies ? threads - 1 : Math.max(1, threads);
-  const chunkSize = Math.max(1, Math.min(MAX_CHUNK, Math.ceil(head / (4 * Math.max(1, threads)))));
+  if (!mainVerifies && workers.size === 0) throw new Error('a pass without the main thread needs workers');
+  const threads = workers.size + (mainVerifies ? 1 : 0);
+  const chunkSize = Math.max(1, Math.min(MAX_CHUNK, Math.ceil(head / (4 * threads))));
   const plan: ChunkPlan = { head, chunkSize, stopAtFirstIssue: opts.stopAtFirstIssue };
-  const control = controlBlock(plan, workerCount);
+  const control = controlBlock(plan, workers.size);
   const results: ChunkResult[] = [];
   let checked = 0;
   const heard = (chunk: ChunkResult): void => {
@@ -95,9 +54,9 @@ export async function verifyInParallel(
     checked += chunk.result.checked;
     opts.onProgress?.(checked);
   };
-  const workers = Array.from({ length: workerCount }, (_, slot) =>
-    startWorker({ path: store.path, plan, control }, slot, heard),
-  );
+  workers.all.forEach((worker, slot) => {
+    worker.assign({ type: 'plan', path: store.path, plan, control, slot }, heard);
+  });
   try {
     if (mainVerifies) {
       await verifyClaimedChunks(store, plan, control, async (chunk) => {
@@ -107,14 +66,14 @@ export async function verifyInParallel(
       });
     }
     await Promise.all(
-      workers.map(async ({ done, stop }, slot) => {
+      workers.all.map(async (worker, slot) => {
         // A worker still booting is told not to start, and its end is not waited for.
-        if (mainVerifies && cancelIfBooting(control, slot)) void stop();
-        else await done;
+        if (mainVerifies && cancelIfBooting(control, slot)) worker.stop();
+        else await worker.done;
       }),
     );
   } finally {
-    for (const { stop } of workers) void stop();
+    workers.release();
   }
   return merge(results, plan, head);
 }

@@ -1,13 +1,15 @@
 /**
- * A worker of a parallel `ledger:verify` (scripts/lib/parallel-verify.ts): once booted it claims
- * chunks of the SQLite ledger (scripts/lib/verify-chunks.ts) through its own connection until none
- * is left, reporting each as it is done — unless the main thread finished the ledger first.
+ * A worker of a parallel `ledger:verify` (scripts/lib/parallel-verify.ts): boots, waits for the
+ * plan, then claims chunks of the SQLite ledger (scripts/lib/verify-chunks.ts) through its own
+ * connection until none is left, reporting each as it is done — unless the main thread finished
+ * the ledger first.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
 import { startClaiming, verifyClaimedChunks, type ChunkPlan, type ChunkResult } from './verify-chunks.js';
 
-export interface VerifyWorkerData {
+export interface VerifyAssignment {
+  type: 'plan';
   path: string;
   plan: ChunkPlan;
   control: Int32Array;
@@ -17,12 +19,18 @@ export interface VerifyWorkerData {
 
 export type VerifyWorkerMessage = { type: 'chunk'; chunk: ChunkResult } | { type: 'done' };
 
-const { path, plan, control, slot } = workerData as VerifyWorkerData;
-if (startClaiming(control, slot)) {
-  const store = SqliteEventStore.open(path);
-  await verifyClaimedChunks(store, plan, control, (chunk) => {
-    parentPort!.postMessage({ type: 'chunk', chunk } satisfies VerifyWorkerMessage);
-  });
-  await store.close();
-}
-parentPort!.postMessage({ type: 'done' } satisfies VerifyWorkerMessage);
+const port = parentPort!;
+port.once('message', (assignment: VerifyAssignment) => {
+  void (async () => {
+    const { path, plan, control, slot } = assignment;
+    if (startClaiming(control, slot)) {
+      const store = SqliteEventStore.open(path);
+      await verifyClaimedChunks(store, plan, control, (chunk) => {
+        port.postMessage({ type: 'chunk', chunk } satisfies VerifyWorkerMessage);
+      });
+      await store.close();
+    }
+    port.postMessage({ type: 'done' } satisfies VerifyWorkerMessage);
+    port.close();
+  })();
+});

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { verifyInParallel } from '../../../scripts/lib/parallel-verify.js';
+import { VerifyWorkers } from '../../../scripts/lib/verify-workers.js';
 import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
 import { verifyStore } from '../../../src/platform/ledger/verify-store.js';
 import { chain } from '../../support/events.js';
@@ -54,8 +55,8 @@ describe('ledger:verify across threads (scripts/lib/parallel-verify.ts)', functi
     try {
       const sequential = await verifyStore(store, { stopAtFirstIssue: true, to: head });
       const opts = { stopAtFirstIssue: true };
-      const withMain = await verifyInParallel(store, head, THREADS, opts);
-      const workersOnly = await verifyInParallel(store, head, THREADS, {
+      const withMain = await verifyInParallel(store, head, VerifyWorkers.boot(THREADS - 1), opts);
+      const workersOnly = await verifyInParallel(store, head, VerifyWorkers.boot(THREADS), {
         ...opts,
         mainThreadVerifies: false,
       });

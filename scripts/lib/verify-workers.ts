@@ -1,0 +1,81 @@
+/**
+ * The worker threads of a parallel `ledger:verify` (scripts/lib/parallel-verify.ts), booted apart
+ * from the pass: a worker takes about 0.2 s to boot (it loads TypeScript through tsx), so the CLI
+ * boots them before it loads its own modules, which takes about as long. Deliberately light — only
+ * node:worker_threads — so booting them is the first thing the CLI does.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ChunkResult } from './verify-chunks.js';
+import type { VerifyAssignment, VerifyWorkerMessage } from './verify-worker.js';
+
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+import('tsx/esm/api').then((tsx) => { tsx.register(); return import(workerData.entry); });
+`;
+
+/** One worker: booting, then serving the one pass it is assigned. */
+export class VerifyWorker {
+  readonly #worker: Worker;
+  #stopping = false;
+  #onChunk: (chunk: ChunkResult) => void = () => undefined;
+  /** Resolves once the worker has reported every chunk it claimed. */
+  readonly done: Promise<void>;
+
+  constructor(entry: string) {
+    // Workers load TypeScript through tsx's loader, registered in the worker before the entry.
+    this.#worker = new Worker(BOOTSTRAP, { eval: true, workerData: { entry } });
+    this.done = new Promise<void>((resolve, reject) => {
+      this.#worker.on('message', (msg: VerifyWorkerMessage) => {
+        if (msg.type === 'chunk') this.#onChunk(msg.chunk);
+        else resolve();
+      });
+      this.#worker.once('error', reject);
+      this.#worker.once('exit', (code) => {
+        if (code === 0 || this.#stopping) resolve();
+        else reject(new Error(`verify worker exited ${code}`));
+      });
+    });
+    // Awaited where it matters; never an unhandled rejection when the main thread failed first.
+    this.done.catch(() => undefined);
+  }
+
+  assign(assignment: VerifyAssignment, onChunk: (chunk: ChunkResult) => void): void {
+    this.#onChunk = onChunk;
+    this.#worker.postMessage(assignment);
+  }
+
+  /** Ends the thread without waiting; a worker stopped on purpose is not an error. */
+  stop(): void {
+    this.#stopping = true;
+    void this.#worker.terminate();
+  }
+}
+
+/** Worker threads booted ahead of a parallel pass; each serves one pass. */
+export class VerifyWorkers {
+  readonly #workers: VerifyWorker[];
+
+  private constructor(count: number) {
+    const entry = new URL('./verify-worker.ts', import.meta.url).href;
+    this.#workers = Array.from({ length: count }, () => new VerifyWorker(entry));
+  }
+
+  /** Starts booting `count` workers now. */
+  static boot(count: number): VerifyWorkers {
+    return new VerifyWorkers(Math.max(0, count));
+  }
+
+  get size(): number {
+    return this.#workers.length;
+  }
+
+  /** The workers were not needed after all (a small ledger): ended without waiting for them. */
+  release(): void {
+    for (const worker of this.#workers) worker.stop();
+  }
+
+  /** The workers in slot order; a pass hands each its assignment. */
+  get all(): readonly VerifyWorker[] {
+    return this.#workers;
+  }
+}
