@@ -65,8 +65,8 @@ export function mountAuditVerify(s: Service): void {
       const index = s.runtime.state(ledgerIndex);
       const head = await s.ledger.store.head();
       const chain = { verified_through: s.verifier.status().verified_through, head: head.seq };
-      const eventSeq = index.events[hash];
-      const artifact = index.artifacts[hash];
+      const eventSeq = index.eventSeq(hash);
+      const artifact = index.artifact(hash);
       const at: Located | null =
         eventSeq !== undefined
           ? { kind: 'event', seq: eventSeq }

@@ -10,7 +10,7 @@ import { systemClock } from '../../src/platform/clock.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
 import { idempotencyEventId } from '../../src/platform/http/idempotency.js';
 import { verifyStore } from '../../src/platform/ledger/verify-store.js';
-import { ProjectionRuntime } from '../../src/platform/projections/runtime.js';
+import { encodeState, ProjectionRuntime, type Projection } from '../../src/platform/projections/runtime.js';
 import { freePort, ledgerWith, openService, serviceOf, startMain, stopChild, type Child } from './support.js';
 
 /**
@@ -209,7 +209,7 @@ async function expectSnapshotsEqualRebuild(db: string): Promise<void> {
     const head = (await store.head()).seq;
     const saved = new Map(
       store.database
-        .prepare<[], { name: string; checkpoint: number; state: string }>(
+        .prepare<[], { name: string; checkpoint: number; state: Buffer }>(
           'SELECT name, checkpoint, state FROM projection_snapshots',
         )
         .all()
@@ -217,12 +217,13 @@ async function expectSnapshotsEqualRebuild(db: string): Promise<void> {
     );
     const rebuilt = new ProjectionRuntime(store, allProjections(), null, systemClock);
     await rebuilt.start();
-    for (const name of rebuilt.names()) {
+    for (const projection of allProjections() as Projection<unknown>[]) {
+      const name = projection.name;
       const snapshot = saved.get(name);
       expect(snapshot?.checkpoint, name).to.equal(head);
       expect(
-        snapshot!.state === JSON.stringify(rebuilt.state(name)),
-        `${name} snapshot equals its rebuild`,
+        Buffer.from(encodeState(projection, rebuilt.state(name))).equals(snapshot!.state),
+        `${name} snapshot equals its rebuild, byte for byte`,
       ).to.equal(true);
     }
   } finally {

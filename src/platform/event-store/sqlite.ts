@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS projection_snapshots (
   name       TEXT PRIMARY KEY,
   version    INTEGER NOT NULL,
   checkpoint INTEGER NOT NULL,
-  state      TEXT NOT NULL,
+  state      BLOB NOT NULL,
   saved_at   TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS kv (
@@ -439,11 +439,15 @@ export class SqliteSnapshotStore implements SnapshotStore {
     }
   }
   load(name: string): SnapshotRecord | undefined {
-    return this.#db
-      .prepare<[string], SnapshotRecord>(
+    const row = this.#db
+      .prepare<[string], Omit<SnapshotRecord, 'state'> & { state: Uint8Array | string }>(
         'SELECT name, version, checkpoint, state, saved_at FROM projection_snapshots WHERE name = ?',
       )
       .get(name);
+    // Files written before snapshots were bytes hold JSON text (a TEXT column: SQLite keeps whatever
+    // type each row was given); it is the same bytes as UTF-8.
+    if (row === undefined || typeof row.state !== 'string') return row as SnapshotRecord | undefined;
+    return { ...row, state: Buffer.from(row.state, 'utf8') };
   }
   save(record: SnapshotRecord): void {
     this.#db

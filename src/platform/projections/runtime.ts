@@ -3,8 +3,9 @@
  * A projection is `{name, version, init, evolve}`; `evolve` depends only on the state it is given
  * and the event. The runtime owns each state object outright (nothing else holds a reference), so
  * `evolve` may update it in place and return it — the fold stays a function of the ledger prefix,
- * which the snapshot property test checks. Snapshots are JSON; start = load a snapshot of the same
- * version, then catch up from its checkpoint.
+ * which the snapshot property test checks. A snapshot is bytes: the projection's own codec when it
+ * has one, else its state's JSON; start = load a snapshot of the same version, then catch up from
+ * its checkpoint.
  */
 import type { Clock } from '../clock.js';
 import type { EventStore, Subscription } from '../event-store/port.js';
@@ -16,6 +17,13 @@ export interface Projection<S = unknown> {
   readonly version: number;
   init(): S;
   evolve(state: S, event: SealedEvent): S;
+  /**
+   * Snapshot codec, for a state that has a more compact or faster form than JSON (typed arrays,
+   * columns). Both or neither; `decode(encode(s))` must fold on exactly like `s`, and equal states
+   * must encode to equal bytes. Without them the snapshot is the state's JSON, UTF-8.
+   */
+  encode?(state: S): Uint8Array;
+  decode?(bytes: Uint8Array): S;
 }
 
 /** Any projection, whatever its state type (the runtime holds a heterogeneous list). */
@@ -24,13 +32,30 @@ export interface AnyProjection {
   readonly version: number;
   init(): unknown;
   evolve(state: never, event: SealedEvent): unknown;
+  encode?(state: never): Uint8Array;
+  decode?(bytes: Uint8Array): unknown;
+}
+
+/** A state's snapshot bytes: the projection's own codec, else its JSON as UTF-8. */
+export function encodeState<S>(projection: Projection<S>, state: S): Uint8Array {
+  return projection.encode ? projection.encode(state) : Buffer.from(JSON.stringify(state), 'utf8');
+}
+
+/** The state a snapshot's bytes hold (the inverse of `encodeState`). */
+export function decodeState<S>(projection: Projection<S>, bytes: Uint8Array): S {
+  if (projection.decode) return projection.decode(bytes);
+  const buffer = Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return JSON.parse(buffer.toString('utf8')) as S;
 }
 
 export interface SnapshotRecord {
   name: string;
   version: number;
   checkpoint: number;
-  state: string;
+  /** `encodeState` of the projection's state. */
+  state: Uint8Array;
   saved_at: string;
 }
 
@@ -63,7 +88,10 @@ interface Slot {
 export interface RuntimeOptions {
   /** Persist snapshots after this many applied events (default 50,000; 0 = only on demand). */
   snapshotEvery?: number;
-  /** Events read per page during catch-up. */
+  /**
+   * Events read per page during catch-up (default 1,000). Small pages let a page's parsed events
+   * die young: a 5,000-event page outlived scavenges, was promoted and cost ~15% more CPU at 1M.
+   */
   pageSize?: number;
 }
 
@@ -98,7 +126,7 @@ export class ProjectionRuntime {
     this.#snapshots = snapshots;
     this.#clock = clock;
     this.#snapshotEvery = opts.snapshotEvery ?? 50_000;
-    this.#pageSize = opts.pageSize ?? 5_000;
+    this.#pageSize = opts.pageSize ?? 1_000;
     for (const p of projections as readonly Projection<unknown>[]) {
       if (this.#slots.has(p.name)) throw new Error(`projection ${p.name} registered twice`);
       this.#slots.set(p.name, { projection: p, state: p.init(), checkpoint: 0 });
@@ -132,7 +160,7 @@ export class ProjectionRuntime {
     for (const slot of this.#slots.values()) {
       const snap = this.#snapshots?.load(slot.projection.name);
       if (snap && snap.version === slot.projection.version) {
-        slot.state = JSON.parse(snap.state) as unknown;
+        slot.state = decodeState(slot.projection, snap.state);
         slot.checkpoint = snap.checkpoint;
       }
     }
@@ -210,7 +238,7 @@ export class ProjectionRuntime {
         name: slot.projection.name,
         version: slot.projection.version,
         checkpoint: slot.checkpoint,
-        state: JSON.stringify(slot.state),
+        state: encodeState(slot.projection, slot.state),
         saved_at,
       });
     }
