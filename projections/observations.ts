@@ -4,7 +4,6 @@
  */
 import type { SealedEvent } from '../src/platform/ledger/index.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
-import { cloneJson } from '../src/platform/projections/clone.js';
 import type { ObservationRecordedData } from '../src/projects/events.js';
 import type { Observation, ObservationsState } from '../src/projects/facts.js';
 
@@ -16,7 +15,8 @@ export const observationsProjection: Projection<ObservationsState> = {
     const org_id = event.meta.org_id;
     if (event.type !== 'ObservationRecorded' || org_id === null) return state;
     const e = event as SealedEvent<'ObservationRecorded', ObservationRecordedData>;
-    const { observation_id, ...fields } = cloneJson(e.data);
+    // The record is a fresh object; its nested payload values are shared with the event, never written.
+    const { observation_id, ...fields } = e.data;
     const observation: Observation = {
       ...fields,
       org_id,

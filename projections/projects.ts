@@ -52,12 +52,11 @@ export const projectsProjection: Projection<ProjectsState> = {
 };
 
 function applyFact(s: ProjectsState, event: Known, org_id: string): void {
-  // The state is mutated in place later (milestones, signatures); cloning keeps those writes off
-  // the sealed event's payload, whose hash must keep verifying. An observation keeps nothing of its
-  // payload here (it completes a milestone by name and touches the project): it is not copied.
-  const e = (
-    event.type === 'ObservationRecorded' ? event : { ...event, data: cloneJson(event.data) }
-  ) as Known;
+  // A project's milestones are written later (`completed_on`): its payload is copied so those writes
+  // stay off the sealed event's payload, whose hash must keep verifying. Every other record is a
+  // fresh object (draws build their own lines, invoices and signatures) whose nested payload values
+  // are never written, so they are shared, not copied — a replay copies nothing it does not write.
+  const e: Known = event.type === 'ProjectRegistered' ? { ...event, data: cloneJson(event.data) } : event;
   const recorded = { org_id, recorded_at: e.recorded_at, recorded_seq: e.seq };
   switch (e.type) {
     case 'ProjectRegistered': {
