@@ -35,6 +35,7 @@ const { verifyStore } = await import('../src/platform/ledger/verify-store.js');
 const { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, ledgerPath, parseCli, progressBar, rate } =
   await import('./lib/cli.js');
 const { verifyInParallel } = await import('./lib/parallel-verify.js');
+const { mapForReading } = await import('./lib/verify-chunks.js');
 
 const USAGE = `
 Usage: npm run ledger:verify -- [--json] [--workers N]
@@ -55,6 +56,7 @@ if (!Number.isInteger(asked) || asked < 1) {
 const cfg = config();
 const path = ledgerPath(cfg);
 const store = SqliteEventStore.open(path);
+mapForReading(store);
 const bar = progressBar('verify', !cli.json);
 const head = await store.head();
 const parallel = workers.size > 0 && (cli.values.workers !== undefined || head.seq >= PARALLEL_FROM);

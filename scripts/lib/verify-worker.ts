@@ -6,7 +6,13 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
-import { startClaiming, verifyClaimedChunks, type ChunkPlan, type ChunkResult } from './verify-chunks.js';
+import {
+  mapForReading,
+  startClaiming,
+  verifyClaimedChunks,
+  type ChunkPlan,
+  type ChunkResult,
+} from './verify-chunks.js';
 
 export interface VerifyAssignment {
   type: 'plan';
@@ -25,6 +31,7 @@ port.once('message', (assignment: VerifyAssignment) => {
     const { path, plan, control, slot } = assignment;
     if (startClaiming(control, slot)) {
       const store = SqliteEventStore.open(path);
+      mapForReading(store);
       await verifyClaimedChunks(store, plan, control, (chunk) => {
         port.postMessage({ type: 'chunk', chunk } satisfies VerifyWorkerMessage);
       });
