@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import type { EventStore } from '../../src/platform/event-store/port.js';
 import {
   AppendConflict,
+  GENESIS_HASH,
   InvalidAppend,
   Ledger,
   verifyLedger,
@@ -108,6 +109,25 @@ export function runEventStoreContract(name: string, fixture: ContractFixture): v
       await store.append(chain(2, headOf(first), 1), 3);
       await eventually(() => seen.length === 4);
       expect(seen).to.deep.equal([2, 3, 4, 5]);
+      await sub.close();
+    });
+
+    it('delivers live appends of this handle and another, interleaved, each once and in order', async () => {
+      const other = await fixture.secondHandle();
+      opened.push(other);
+      const seen: number[] = [];
+      const sub = store.subscribe(1, (e: SealedEvent) => {
+        seen.push(e.seq);
+      });
+      await sub.ready;
+      let head = { seq: 0, hash: GENESIS_HASH };
+      for (let i = 0; i < 6; i += 1) {
+        const events = chain(2, head, 10 + i);
+        await (i % 3 === 1 ? other : store).append(events, head.seq);
+        head = headOf(events);
+      }
+      await eventually(() => seen.length === 12);
+      expect(seen).to.deep.equal(Array.from({ length: 12 }, (_, i) => i + 1));
       await sub.close();
     });
 

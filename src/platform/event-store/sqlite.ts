@@ -312,7 +312,7 @@ export class SqliteEventStore implements EventStore {
       // The insert hit a stored id and rolled back: the originals when all are stored.
       result = this.#alreadyStored(events) ?? conflict(expectedHead, this.#headSync().seq);
     }
-    if (!result.duplicate) this.#emitter.emit('append');
+    if (!result.duplicate) this.#emitter.emit('append', result.events);
     return result;
   }
 
@@ -368,15 +368,28 @@ export class SqliteEventStore implements EventStore {
     let closed = false;
     let pumping: Promise<void> | null = null;
     let again = false;
+    // Events appended through this store object are handed over as they were sealed, so a live
+    // subscriber in the same process does not read back and re-parse every row it was just given.
+    let handed: SealedEvent[] = [];
+    /** The handed-over events when they continue exactly where the subscriber is, else null. */
+    const takeHanded = (): SealedEvent[] | null => {
+      const fresh = handed.filter((e) => e.seq >= next);
+      handed = [];
+      return fresh.length > 0 && fresh.every((e, i) => e.seq === next + i) ? fresh : null;
+    };
     const pumpOnce = async (): Promise<void> => {
       for (;;) {
-        const page = closed ? [] : this.#stmt.range.all(next, 500).map(fromRaw).map(toEvent);
+        if (closed) return;
+        const given = takeHanded();
+        const page = given ?? this.#stmt.range.all(next, 500).map(fromRaw).map(toEvent);
         if (page.length === 0) return;
         for (const event of page) {
           if (closed) return;
           await onEvent(event);
           next = event.seq + 1;
         }
+        // Rows other processes wrote are found by the poll; no read back after what was handed.
+        if (given && handed.length === 0) return;
       }
     };
     const pump = (): Promise<void> => {
@@ -394,7 +407,10 @@ export class SqliteEventStore implements EventStore {
       });
       return pumping;
     };
-    const onAppend = (): void => void pump().catch(() => undefined);
+    const onAppend = (events?: SealedEvent[]): void => {
+      if (events) handed.push(...events);
+      void pump().catch(() => undefined);
+    };
     let timer: NodeJS.Timeout | undefined;
     const ready = pump().then(() => {
       if (closed) return;
