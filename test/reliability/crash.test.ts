@@ -7,7 +7,7 @@ import { Rng } from '../../bench/lib/prng.js';
 import { issueKey } from '../../src/orgs/issue.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { systemClock } from '../../src/platform/clock.js';
-import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
+import { SqliteEventStore, SqliteSnapshotStore } from '../../src/platform/event-store/sqlite.js';
 import { idempotencyEventId } from '../../src/platform/http/idempotency.js';
 import { verifyStore } from '../../src/platform/ledger/verify-store.js';
 import { encodeState, ProjectionRuntime, type Projection } from '../../src/platform/projections/runtime.js';
@@ -207,22 +207,15 @@ async function expectSnapshotsEqualRebuild(db: string): Promise<void> {
   const store = SqliteEventStore.open(db);
   try {
     const head = (await store.head()).seq;
-    const saved = new Map(
-      store.database
-        .prepare<[], { name: string; checkpoint: number; state: Buffer }>(
-          'SELECT name, checkpoint, state FROM projection_snapshots',
-        )
-        .all()
-        .map((r) => [r.name, r]),
-    );
+    const snapshots = new SqliteSnapshotStore(store);
     const rebuilt = new ProjectionRuntime(store, allProjections(), null, systemClock);
     await rebuilt.start();
     for (const projection of allProjections() as Projection<unknown>[]) {
       const name = projection.name;
-      const snapshot = saved.get(name);
+      const snapshot = snapshots.load(name);
       expect(snapshot?.checkpoint, name).to.equal(head);
       expect(
-        Buffer.from(encodeState(projection, rebuilt.state(name))).equals(snapshot!.state),
+        Buffer.from(encodeState(projection, rebuilt.state(name))).equals(Buffer.from(snapshot!.state)),
         `${name} snapshot equals its rebuild, byte for byte`,
       ).to.equal(true);
     }

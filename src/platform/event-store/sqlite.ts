@@ -12,7 +12,7 @@ import type { Database as Db, Statement } from 'better-sqlite3';
 import { EMPTY_HEAD, sealedContentText, type LedgerHead, type SealedEvent } from '../ledger/envelope.js';
 import { AppendConflict, InvalidAppend, StoreUnavailable } from '../ledger/errors.js';
 import type { StoredRecord } from '../ledger/verify.js';
-import type { SnapshotRecord, SnapshotStore } from '../projections/runtime.js';
+import type { SnapshotRecord, SnapshotStore, SnapshotWrite } from '../projections/runtime.js';
 import type {
   AppendResult,
   EventHandler,
@@ -46,6 +46,12 @@ CREATE TABLE IF NOT EXISTS projection_snapshots (
   checkpoint INTEGER NOT NULL,
   state      BLOB NOT NULL,
   saved_at   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS projection_snapshot_parts (
+  name  TEXT NOT NULL,
+  part  INTEGER NOT NULL,
+  bytes BLOB NOT NULL,
+  PRIMARY KEY (name, part)
 );
 CREATE TABLE IF NOT EXISTS kv (
   namespace  TEXT NOT NULL,
@@ -462,21 +468,51 @@ export class SqliteSnapshotStore implements SnapshotStore {
       .get(name);
     // Files written before snapshots were bytes hold JSON text (a TEXT column: SQLite keeps whatever
     // type each row was given); it is the same bytes as UTF-8.
-    if (row === undefined || typeof row.state !== 'string') return row as SnapshotRecord | undefined;
-    return { ...row, state: Buffer.from(row.state, 'utf8') };
+    if (row === undefined) return undefined;
+    if (typeof row.state === 'string') return { ...row, state: Buffer.from(row.state, 'utf8') };
+    const parts = this.#db
+      .prepare<[string], Buffer>('SELECT bytes FROM projection_snapshot_parts WHERE name = ? ORDER BY part')
+      .pluck(true)
+      .all(name);
+    if (parts.length === 0) return row as SnapshotRecord;
+    return { ...row, state: Buffer.concat([row.state, ...parts]) };
   }
-  save(record: SnapshotRecord): void {
-    this.#db
-      .prepare(
-        `INSERT INTO projection_snapshots (name, version, checkpoint, state, saved_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT(name) DO UPDATE SET version = excluded.version, checkpoint = excluded.checkpoint,
-           state = excluded.state, saved_at = excluded.saved_at`,
-      )
-      .run(record.name, record.version, record.checkpoint, record.state, record.saved_at);
+  /**
+   * A snapshot's bytes are its row's `state` followed by its parts in order: a state given in parts
+   * is written part by part (its first part in the row), never as one buffer — one transaction.
+   */
+  save(record: SnapshotWrite): void {
+    const upsert = this.#db.prepare(
+      `INSERT INTO projection_snapshots (name, version, checkpoint, state, saved_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET version = excluded.version, checkpoint = excluded.checkpoint,
+         state = excluded.state, saved_at = excluded.saved_at`,
+    );
+    const insertPart = this.#db.prepare(
+      'INSERT INTO projection_snapshot_parts (name, part, bytes) VALUES (?, ?, ?)',
+    );
+    this.#db.transaction(() => {
+      this.#db.prepare('DELETE FROM projection_snapshot_parts WHERE name = ?').run(record.name);
+      const parts = record.state instanceof Uint8Array ? [record.state] : record.state;
+      let part = 0;
+      for (const bytes of parts) {
+        if (part === 0) upsert.run(record.name, record.version, record.checkpoint, bytes, record.saved_at);
+        else insertPart.run(record.name, part, bytes);
+        part += 1;
+      }
+      if (part === 0)
+        upsert.run(record.name, record.version, record.checkpoint, Buffer.alloc(0), record.saved_at);
+    })();
   }
   clear(name?: string): void {
-    if (name === undefined) this.#db.prepare('DELETE FROM projection_snapshots').run();
-    else this.#db.prepare('DELETE FROM projection_snapshots WHERE name = ?').run(name);
+    this.#db.transaction(() => {
+      if (name === undefined) {
+        this.#db.prepare('DELETE FROM projection_snapshots').run();
+        this.#db.prepare('DELETE FROM projection_snapshot_parts').run();
+      } else {
+        this.#db.prepare('DELETE FROM projection_snapshots WHERE name = ?').run(name);
+        this.#db.prepare('DELETE FROM projection_snapshot_parts WHERE name = ?').run(name);
+      }
+    })();
   }
   close(): void {
     if (this.#owned && this.#db.open) this.#db.close();

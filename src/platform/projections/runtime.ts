@@ -10,6 +10,7 @@
 import type { Clock } from '../clock.js';
 import type { EventStore, Subscription } from '../event-store/port.js';
 import type { SealedEvent } from '../ledger/envelope.js';
+import { jsonParts } from './json-parts.js';
 
 export interface Projection<S = unknown> {
   readonly name: string;
@@ -59,10 +60,18 @@ export interface SnapshotRecord {
   saved_at: string;
 }
 
+/** A snapshot to save: its bytes whole, or in parts (in order) produced as they are written. */
+export type SnapshotWrite = Omit<SnapshotRecord, 'state'> & { state: Uint8Array | Iterable<Uint8Array> };
+
 export interface SnapshotStore {
   load(name: string): SnapshotRecord | undefined;
-  save(record: SnapshotRecord): void;
+  save(record: SnapshotWrite): void;
   clear(name?: string): void;
+}
+
+/** A snapshot's bytes as one buffer (for stores that keep it whole). */
+export function snapshotBytes(state: SnapshotWrite['state']): Uint8Array {
+  return state instanceof Uint8Array ? state : Buffer.concat([...state]);
 }
 
 export class MemorySnapshotStore implements SnapshotStore {
@@ -70,8 +79,8 @@ export class MemorySnapshotStore implements SnapshotStore {
   load(name: string): SnapshotRecord | undefined {
     return this.records.get(name);
   }
-  save(record: SnapshotRecord): void {
-    this.records.set(record.name, { ...record });
+  save(record: SnapshotWrite): void {
+    this.records.set(record.name, { ...record, state: snapshotBytes(record.state) });
   }
   clear(name?: string): void {
     if (name === undefined) this.records.clear();
@@ -238,7 +247,8 @@ export class ProjectionRuntime {
         name: slot.projection.name,
         version: slot.projection.version,
         checkpoint: slot.checkpoint,
-        state: encodeState(slot.projection, slot.state),
+        // One projection at a time, and a JSON state part by part (same bytes as encodeState).
+        state: slot.projection.encode ? slot.projection.encode(slot.state) : jsonParts(slot.state),
         saved_at,
       });
     }
