@@ -21,10 +21,24 @@ export interface ReplayMeasurement {
   snapshot_bytes: number;
 }
 
-export async function measureReplay(ds: Dataset, opts: { save: boolean }): Promise<ReplayMeasurement> {
-  const run = await runTs('bench/replay.ts', [ds.dataDir, ...(opts.save ? ['--save'] : [])]);
-  if (run.code !== 0) throw new Error(`replay failed (exit ${run.code}):\n${run.stderr}`);
-  return lastJson<ReplayMeasurement>(run, 'replay');
+/**
+ * Replays a copy of the dataset (the replay clears and may save snapshots: the cached ledger is
+ * never written). With `keep`, the copy — holding the saved snapshots — is returned for
+ * `measureStartup`; the caller removes it.
+ */
+export async function measureReplay(
+  ds: Dataset,
+  opts: { save: boolean; keep?: boolean },
+): Promise<ReplayMeasurement & { dataDir?: string }> {
+  const dataDir = copyOf(ds, 'replay');
+  try {
+    const run = await runTs('bench/replay.ts', [dataDir, ...(opts.save ? ['--save'] : [])]);
+    if (run.code !== 0) throw new Error(`replay failed (exit ${run.code}):\n${run.stderr}`);
+    const measured = lastJson<ReplayMeasurement>(run, 'replay');
+    return opts.keep ? { ...measured, dataDir } : measured;
+  } finally {
+    if (!opts.keep) removeDir(dataDir);
+  }
 }
 
 export interface StartupMeasurement {
@@ -39,7 +53,10 @@ function rssOf(pid: number): number {
   return kb === undefined ? 0 : Number(kb) * 1024;
 }
 
-/** Spawns the real entry on a copy of the dataset (it may append) and polls /readyz. */
+/**
+ * Spawns the real entry on a copy of the dataset (it may append) and polls /readyz. Start it from
+ * snapshots by passing the data dir `measureReplay(…, { save: true, keep: true })` left.
+ */
 export async function measureStartup(ds: Dataset): Promise<StartupMeasurement> {
   const dataDir = copyOf(ds, 'startup');
   const port = await freePort();

@@ -13,7 +13,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { childFlags, REPO_ROOT } from './lib/child.js';
-import { cacheRoot, dataset, type Dataset } from './lib/datasets.js';
+import { cacheRoot, dataset, removeDir, type Dataset } from './lib/datasets.js';
 import { printTable, targetsOf, type Results } from './lib/report.js';
 import { measureRead } from './read.js';
 import { measureReplay, measureStartup } from './rebuild.js';
@@ -107,9 +107,14 @@ if (only.has('rebuild')) {
   log(`rebuild: replay ${small.events.toLocaleString('en-US')}`);
   const replaySmall = await measureReplay(small, { save: false });
   log(`rebuild: replay ${large.events.toLocaleString('en-US')} (and save snapshots)`);
-  const replayLarge = await measureReplay(large, { save: true });
+  const { dataDir: withSnapshots, ...replayLarge } = await measureReplay(large, { save: true, keep: true });
   log('rebuild: startup-to-ready from snapshots');
-  results.rebuild = { small: replaySmall, large: replayLarge, startup: await measureStartup(large) };
+  try {
+    const startup = await measureStartup({ ...large, dataDir: withSnapshots! });
+    results.rebuild = { small: replaySmall, large: replayLarge, startup };
+  } finally {
+    removeDir(withSnapshots!);
+  }
 }
 if (only.has('verify')) {
   log('verify: ledger:verify vs raw SHA-256');

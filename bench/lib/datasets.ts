@@ -55,7 +55,10 @@ export async function dataset(
 /** A scratch DATA_DIR holding a copy of the dataset's ledger and secrets (for runs that write). */
 export function copyOf(ds: Dataset, label: string): string {
   const dir = mkdtempSync(join(tmpdir(), `plumbline-bench-${label}-`));
-  for (const file of ['ledger.db', 'secrets.json']) copyFileSync(join(ds.dataDir, file), join(dir, file));
+  // The WAL too when there is one: without it a copy could miss committed pages.
+  for (const file of ['ledger.db', 'ledger.db-wal', 'secrets.json']) {
+    if (existsSync(join(ds.dataDir, file))) copyFileSync(join(ds.dataDir, file), join(dir, file));
+  }
   return dir;
 }
 
