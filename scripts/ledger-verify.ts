@@ -11,11 +11,11 @@ import type { VerifyIssue } from '../src/platform/ledger/verify.js';
 import { VerifyWorkers } from './lib/verify-workers.js';
 
 /**
- * From this many events the walk is split across threads. With the workers booted while this
- * thread loads its modules they claim chunks within ~30 ms of the walk's start (measured on the
- * 100k bench ledger), so splitting pays wherever a second core is free.
+ * From this many events the walk is split across threads. On the 100k bench ledger a walk takes
+ * about as long as a worker's boot, and on this shared 2-core box one thread measured as fast or
+ * faster than two (5 alternating runs, load 5); on the 1M ledger two threads measured 1.6–2.2× one.
  */
-const PARALLEL_FROM = 100_000;
+const PARALLEL_FROM = 200_000;
 
 /** Threads asked for: --workers N, else one per core up to 4 (used only on a large ledger). */
 function threadsAsked(): number {
