@@ -7,6 +7,7 @@
  * has one, else its state's JSON; start = load a snapshot of the same version, then catch up from
  * its checkpoint.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { EventStore, Subscription } from '../event-store/port.js';
 import type { SealedEvent } from '../ledger/envelope.js';
@@ -121,6 +122,8 @@ export class ProjectionRuntime {
   /** True while a catch-up replays pages (periodic snapshots wait for its end). */
   #bulk = false;
   #catchingUp: Promise<void> | null = null;
+  /** A periodic save in progress: states must not change until it has read them all. */
+  #saving: Promise<void> | null = null;
   #subscription: Subscription | null = null;
   #listeners: ((event: SealedEvent) => void)[] = [];
 
@@ -193,6 +196,7 @@ export class ProjectionRuntime {
     this.#bulk = true;
     try {
       while (this.#position < head) {
+        await this.#saving;
         const page = await this.#store.read(this.#position + 1, this.#pageSize);
         if (page.length === 0) break;
         for (const event of page) this.#applyOne(event);
@@ -210,10 +214,13 @@ export class ProjectionRuntime {
    */
   async apply(events: readonly SealedEvent[]): Promise<void> {
     for (const event of events) {
+      await this.#saving;
       if (event.seq <= this.#position) continue;
       if (event.seq > this.#position + 1) await this.catchUp();
       if (event.seq === this.#position + 1) this.#applyOne(event);
     }
+    // The apply that started a periodic save resolves once it is written.
+    await this.#saving;
   }
 
   #applyOne(event: SealedEvent): void {
@@ -227,7 +234,39 @@ export class ProjectionRuntime {
     for (const fn of this.#listeners) fn(event);
     this.#sinceSnapshot += 1;
     if (!this.#bulk && this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#snapshotEvery)
-      this.saveSnapshots();
+      this.#saving ??= this.#saveYielding().finally(() => {
+        this.#saving = null;
+      });
+  }
+
+  /**
+   * A periodic save while serving: the same bytes as `saveSnapshots`, but a JSON state is encoded
+   * part by part with a turn of the event loop between parts, so requests that only read go on
+   * being answered (a 1M-event state takes seconds to encode). Applying waits for it (`#saving`):
+   * a state must not change while its parts are being taken. Each projection's parts are then
+   * written in one go, so this holds one projection's encoded bytes at a time.
+   */
+  async #saveYielding(): Promise<void> {
+    this.#sinceSnapshot = 0;
+    if (!this.#snapshots) return;
+    const saved_at = this.#clock.now().toISOString();
+    for (const slot of this.#slots.values()) {
+      const parts: Uint8Array[] = [];
+      if (slot.projection.encode) parts.push(slot.projection.encode(slot.state));
+      else
+        for (const part of jsonParts(slot.state)) {
+          parts.push(part);
+          await setImmediate();
+        }
+      this.#snapshots.save({
+        name: slot.projection.name,
+        version: slot.projection.version,
+        checkpoint: slot.checkpoint,
+        state: parts,
+        saved_at,
+      });
+      await setImmediate();
+    }
   }
 
   /** Follows the store live (events appended by other processes). */
@@ -256,6 +295,7 @@ export class ProjectionRuntime {
 
   /** Drops all state and snapshots and replays from seq 1. */
   async rebuild(onProgress?: (p: ReplayProgress) => void): Promise<void> {
+    await this.#saving;
     await this.#catchingUp;
     this.#snapshots?.clear();
     for (const slot of this.#slots.values()) {
@@ -271,6 +311,7 @@ export class ProjectionRuntime {
     await this.#subscription?.close();
     this.#subscription = null;
     await this.#catchingUp;
+    await this.#saving;
     this.saveSnapshots();
   }
 }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { ManualClock } from '../../../src/platform/clock.js';
 import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
 import {
+  encodeState,
   MemorySnapshotStore,
   ProjectionRuntime,
   type Projection,
@@ -49,6 +50,41 @@ describe('projection snapshots during a catch-up', () => {
     await store.append(live, 230);
     await runtime.apply(live);
     expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([230, 280]);
+    await store.close();
+  });
+
+  it('saves periodically while serving without holding the event loop, and applies nothing until the save has the states', async () => {
+    // ~8 MiB of JSON: encoded in several parts, with turns of the event loop between them.
+    const rows: Projection<{ rows: Record<string, string> }> = {
+      name: 'rows',
+      version: 1,
+      init: () => ({
+        rows: Object.fromEntries(Array.from({ length: 80_000 }, (_, i) => [`r${i}`, 'x'.repeat(90)])),
+      }),
+      evolve(state, event) {
+        state.rows[`e${event.seq}`] = event.id;
+        return state;
+      },
+    };
+    const store = SqliteEventStore.open(':memory:');
+    const events = chain(3);
+    await store.append(events, 0);
+    const snapshots = new CountingSnapshots();
+    const clock = new ManualClock('2026-01-01T00:00:00Z');
+    const runtime = new ProjectionRuntime(store, [rows], snapshots, clock, { snapshotEvery: 2 });
+    let turns = 0;
+    const ticker = setInterval(() => (turns += 1), 0);
+    const saving = runtime.apply(events.slice(0, 2));
+    const after = runtime.apply(events.slice(2));
+    await Promise.all([saving, after]);
+    clearInterval(ticker);
+    expect(turns, 'event-loop turns during the save').to.be.greaterThan(0);
+    expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([2]);
+    const atTwo = events.slice(0, 2).reduce((s, e) => rows.evolve(s, e), rows.init());
+    const saved = Buffer.from(snapshots.load('rows')!.state);
+    expect(saved.equals(Buffer.from(encodeState(rows, atTwo)))).to.equal(true);
+    expect(runtime.position).to.equal(3);
+    expect(runtime.state(rows).rows.e3).to.equal(events[2]!.id);
     await store.close();
   });
 
