@@ -8,7 +8,7 @@ import { MAX_TRANSITIONS_PER_ASSESSMENT } from './constants.js';
 import { dayOf } from './dates.js';
 import { evaluateBehavior } from './behavior.js';
 import type { EntityFacts } from './inputs.js';
-import { scoreHistory, type CreditState } from './read-model.js';
+import { dropTriggersOf, type CreditState } from './read-model.js';
 import { scoreEntity } from './score.js';
 import {
   initialBehavior,
@@ -16,7 +16,7 @@ import {
   type BehaviorRecord,
   type BehaviorTransition,
 } from './state-machine.js';
-import { behaviorFacts, type BehaviorFacts } from './triggers.js';
+import { behaviorFactsWithDrops, type BehaviorFacts } from './triggers.js';
 
 export interface BehaviorAssessment {
   /** The state after the transitions (a copy; the stored record is untouched). */
@@ -53,8 +53,11 @@ export function planBehavior(
   currentComposite: number = scoreEntity(facts, now).composite_score,
 ): { events: BehavioralStateChangedEvent[]; record: BehaviorRecord } {
   const entry = credit.entities[facts.entity_id];
-  const scores = [...scoreHistory(entry), { on: dayOf(now), composite_score: currentComposite }];
-  const { record, transitions } = assessBehavior(entry?.behavior ?? null, behaviorFacts(facts, scores, now));
+  const drops = dropTriggersOf(entry, { on: dayOf(now), composite_score: currentComposite });
+  const { record, transitions } = assessBehavior(
+    entry?.behavior ?? null,
+    behaviorFactsWithDrops(facts, drops, now),
+  );
   const offset = entry?.behavior?.transitions.length ?? 0;
   return {
     events: transitions.map((t, i) => behavioralStateChanged(facts.entity_id, t, offset + i)),

@@ -9,7 +9,15 @@ import type { IsoInstant } from '../projects/facts.js';
 import type { Grade } from './constants.js';
 import type { CreditEventMap, RegistryVerifiedData } from './events.js';
 import { recordTransition, type BehaviorRecord } from './state-machine.js';
-import type { ScorePoint } from './triggers.js';
+import {
+  compositeDropTriggers,
+  dropsWith,
+  newDropWatch,
+  watchScore,
+  type DropWatch,
+  type ScorePoint,
+  type Trigger,
+} from './triggers.js';
 
 /** One issued credit report: who asked, when, and what it said. */
 export interface InquiryRecord {
@@ -32,6 +40,11 @@ export interface EntityCreditRecord {
   behavior: BehaviorRecord | null;
   inquiries: InquiryRecord[];
   verifications: VerificationRecord[];
+  /**
+   * The drop rule over the inquiries so far, kept as they fold in; null once a report arrived dated
+   * before an earlier one (clock skew between nodes), after which the rule re-reads the history.
+   */
+  drops: DropWatch | null;
 }
 
 export interface CreditState {
@@ -43,7 +56,12 @@ export function initCreditState(): CreditState {
 }
 
 function recordOf(state: CreditState, entityId: string): EntityCreditRecord {
-  return (state.entities[entityId] ??= { behavior: null, inquiries: [], verifications: [] });
+  return (state.entities[entityId] ??= {
+    behavior: null,
+    inquiries: [],
+    verifications: [],
+    drops: newDropWatch(),
+  });
 }
 
 function applyBehavior(record: EntityCreditRecord, data: CreditEventMap['BehavioralStateChanged']): void {
@@ -73,14 +91,12 @@ export function evolveCredit(state: CreditState, event: SealedEvent): CreditStat
     case 'CreditReportIssued': {
       const { entity_id, as_of, composite_score, grade, provenance_hash } =
         event.data as CreditEventMap['CreditReportIssued'];
-      recordOf(state, entity_id).inquiries.push({
-        seq: event.seq,
-        org_id,
-        as_of,
-        composite_score,
-        grade,
-        provenance_hash,
-      });
+      const record = recordOf(state, entity_id);
+      record.inquiries.push({ seq: event.seq, org_id, as_of, composite_score, grade, provenance_hash });
+      const point = { on: as_of.slice(0, 10), composite_score };
+      if (record.drops && (record.drops.last_on === null || point.on >= record.drops.last_on))
+        watchScore(record.drops, point);
+      else record.drops = null;
       return state;
     }
     case 'RegistryVerified': {
@@ -99,4 +115,16 @@ export function scoreHistory(record: EntityCreditRecord | undefined): ScorePoint
     on: i.as_of.slice(0, 10),
     composite_score: i.composite_score,
   }));
+}
+
+/**
+ * The composite drop triggers of the recorded reports followed by `current` (the score computed at
+ * an assessment on its day): from the kept watch when every report is dated by then and they came
+ * in day order, else from the whole history — the same triggers either way.
+ */
+export function dropTriggersOf(record: EntityCreditRecord | undefined, current: ScorePoint): Trigger[] {
+  const watch = record?.drops;
+  if (record === undefined || (watch && (watch.last_on === null || watch.last_on <= current.on)))
+    return watch ? dropsWith(watch, current) : [];
+  return compositeDropTriggers([...scoreHistory(record), current].filter((s) => s.on <= current.on));
 }

@@ -103,38 +103,68 @@ function citationTriggers(ctx: SignalContext): Trigger[] {
 }
 
 /**
- * A drop of ≥ 10 points from any score of the 30 days before a later score (DOMAIN §5). One pass
- * with a sliding-window maximum: every issued report is a point, so a much-inquired entity has
- * thousands, and comparing each with all the ones before it would grow with the square.
+ * The drop rule's running state over score points taken in day order: the triggers so far and the
+ * candidates for the maximum of the last 30 days (scores strictly decreasing, a sliding-window
+ * maximum). Every issued report is a point, so a much-inquired entity has thousands; this keeps the
+ * rule linear in a batch and constant per point in the credit read model, which folds one per report.
  */
+export interface DropWatch {
+  triggers: Trigger[];
+  peaks: ScorePoint[];
+  /** The day of the last point taken (points must come in day order). */
+  last_on: IsoDate | null;
+}
+
+export function newDropWatch(): DropWatch {
+  return { triggers: [], peaks: [], last_on: null };
+}
+
+/** Peaks still within the window of a point on `day` (the front is the window's maximum). */
+function livePeaks(peaks: readonly ScorePoint[], day: IsoDate): ScorePoint[] {
+  let head = 0;
+  while (head < peaks.length && daysBetween(peaks[head]!.on, day) > COMPOSITE_DROP_WINDOW_DAYS) head += 1;
+  return head === 0 ? (peaks as ScorePoint[]) : peaks.slice(head);
+}
+
+/** The trigger a point on `point.on` fires against the peaks before it, if any. */
+function dropAt(peaks: readonly ScorePoint[], point: ScorePoint): Trigger | null {
+  const peak = peaks[0]?.composite_score;
+  if (peak === undefined || peak - point.composite_score < COMPOSITE_DROP_POINTS) return null;
+  return {
+    kind: 'COMPOSITE_DROP',
+    on: point.on,
+    detail: `composite fell from ${peak} to ${point.composite_score} within ${COMPOSITE_DROP_WINDOW_DAYS} days`,
+    evidence: [{ kind: 'credit_score', id: point.on }],
+  };
+}
+
+/** Takes the next point (on or after the last one's day) into the watch, in place. */
+export function watchScore(watch: DropWatch, point: ScorePoint): void {
+  const peaks = livePeaks(watch.peaks, point.on);
+  const trigger = dropAt(peaks, point);
+  if (trigger) watch.triggers.push(trigger);
+  while (peaks.length > 0 && peaks[peaks.length - 1]!.composite_score <= point.composite_score) peaks.pop();
+  peaks.push({ on: point.on, composite_score: point.composite_score });
+  watch.peaks = peaks;
+  watch.last_on = point.on;
+}
+
+/**
+ * The triggers of the watched points followed by one more (the score computed at an assessment),
+ * without changing the watch: what `compositeDropTriggers` gives for the watched points plus it.
+ */
+export function dropsWith(watch: DropWatch, point: ScorePoint): Trigger[] {
+  const trigger = dropAt(livePeaks(watch.peaks, point.on), point);
+  return trigger ? [...watch.triggers, trigger] : watch.triggers;
+}
+
+/** A drop of ≥ 10 points from any score of the 30 days before a later score (DOMAIN §5). */
 export function compositeDropTriggers(points: readonly ScorePoint[]): Trigger[] {
   // ISO dates order as plain strings; a stable sort keeps same-day reports in issue order.
   const sorted = [...points].sort((a, b) => (a.on < b.on ? -1 : a.on > b.on ? 1 : 0));
-  const out: Trigger[] = [];
-  // Indices into `sorted` of the window's candidates for its maximum, scores strictly decreasing.
-  const peaks: number[] = [];
-  let head = 0;
-  sorted.forEach((point, i) => {
-    while (
-      head < peaks.length &&
-      daysBetween(sorted[peaks[head]!]!.on, point.on) > COMPOSITE_DROP_WINDOW_DAYS
-    )
-      head += 1;
-    if (head < peaks.length) {
-      const peak = sorted[peaks[head]!]!.composite_score;
-      if (peak - point.composite_score >= COMPOSITE_DROP_POINTS)
-        out.push({
-          kind: 'COMPOSITE_DROP',
-          on: point.on,
-          detail: `composite fell from ${peak} to ${point.composite_score} within ${COMPOSITE_DROP_WINDOW_DAYS} days`,
-          evidence: [{ kind: 'credit_score', id: point.on }],
-        });
-    }
-    while (peaks.length > head && sorted[peaks[peaks.length - 1]!]!.composite_score <= point.composite_score)
-      peaks.pop();
-    peaks.push(i);
-  });
-  return out;
+  const watch = newDropWatch();
+  for (const point of sorted) watchScore(watch, point);
+  return watch.triggers;
 }
 
 function cleanFundedDraws(ctx: SignalContext): { on: IsoDate; draw_id: string }[] {
@@ -191,8 +221,17 @@ function factsBasis(facts: EntityFacts, now: Date): FactsBasis {
 
 /** The state machine's view of one entity as of `now`, given its composite score history. */
 export function behaviorFacts(facts: EntityFacts, scores: readonly ScorePoint[], now: Date): BehaviorFacts {
+  const today = dayOf(now);
+  return behaviorFactsWithDrops(facts, compositeDropTriggers(scores.filter((s) => s.on <= today)), now);
+}
+
+/** The same, given the composite drop triggers already found (see `DropWatch`). */
+export function behaviorFactsWithDrops(
+  facts: EntityFacts,
+  drops: readonly Trigger[],
+  now: Date,
+): BehaviorFacts {
   const basis = derived(facts, `behavior:${dayOf(now)}`, () => factsBasis(facts, now));
-  const drops = compositeDropTriggers(scores.filter((s) => s.on <= basis.today));
   const triggers = [...basis.triggers, ...drops].sort(
     (a, b) => a.on.localeCompare(b.on) || a.kind.localeCompare(b.kind) || idOf(a).localeCompare(idOf(b)),
   );

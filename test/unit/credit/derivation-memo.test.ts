@@ -5,12 +5,17 @@ import {
   COMPOSITE_DROP_POINTS,
   COMPOSITE_DROP_WINDOW_DAYS,
   compositeDropTriggers,
+  dropTriggersOf,
+  evolveCredit,
+  initCreditState,
   scoreEntity,
+  scoreHistory,
   type DerivationMemo,
   type ScorePoint,
   type Trigger,
 } from '../../../src/credit/index.js';
 import { addDays, daysBetween } from '../../../src/credit/dates.js';
+import type { SealedEvent } from '../../../src/platform/ledger/index.js';
 import { NOW, World } from './fixtures.js';
 
 /** The drop rule as DOMAIN §5 words it, comparing every score with every earlier one. */
@@ -89,6 +94,57 @@ describe('credit derivations', () => {
       }));
       const triggers = compositeDropTriggers(points);
       expect(triggers.length).to.equal(points.filter((p) => p.composite_score <= 80).length);
+    });
+  });
+
+  describe('drop rule kept in the credit read model', () => {
+    const inquiry = (seq: number, on: string, composite_score: number) =>
+      ({
+        seq,
+        type: 'CreditReportIssued',
+        meta: { org_id: 'org_a', actor: 'key_a', request_id: `req-${seq}` },
+        data: {
+          entity_id: 'ent_a',
+          composite_score,
+          grade: 'C',
+          provenance_hash: 'f'.repeat(64),
+          as_of: `${on}T12:00:00.000Z`,
+          artifacts: [],
+        },
+      }) as unknown as SealedEvent;
+    const day = fc.integer({ min: 0, max: 90 }).map((d) => addDays('2026-01-01', d));
+    const score = fc.integer({ min: 0, max: 1000 }).map((n) => n / 10);
+
+    it('gives the triggers of the whole history plus the current score, in order or not, at any day', () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.record({ on: day, composite_score: score }), { maxLength: 40 }),
+          fc.boolean(),
+          fc.record({ on: day, composite_score: score }),
+          (points, inOrder, current) => {
+            const ordered = inOrder
+              ? [...points].sort((a, b) => (a.on < b.on ? -1 : a.on > b.on ? 1 : 0))
+              : points;
+            let state = initCreditState();
+            ordered.forEach((p, i) => (state = evolveCredit(state, inquiry(i + 1, p.on, p.composite_score))));
+            const record = state.entities['ent_a'];
+            const expected = compositeDropTriggers(
+              [...scoreHistory(record), current].filter((p) => p.on <= current.on),
+            );
+            expect(dropTriggersOf(record, current)).to.deep.equal(expected);
+          },
+        ),
+        { numRuns: 3000 },
+      );
+    });
+
+    it('keeps the watch while reports come in day order and drops it on the first one dated earlier', () => {
+      let state = initCreditState();
+      state = evolveCredit(state, inquiry(1, '2026-03-01', 90));
+      state = evolveCredit(state, inquiry(2, '2026-03-05', 70));
+      expect(state.entities['ent_a']!.drops!.triggers.map((t) => t.on)).to.deep.equal(['2026-03-05']);
+      state = evolveCredit(state, inquiry(3, '2026-03-04', 95));
+      expect(state.entities['ent_a']!.drops).to.equal(null);
     });
   });
 

@@ -7,6 +7,7 @@ import {
   eligibilityOf,
   gatherSignals,
   initCreditState,
+  newDropWatch,
   pralFor,
   railsFor,
   scoreEntity,
@@ -129,6 +130,7 @@ describe('eligibility (DOMAIN §6)', () => {
           transitions: [],
         },
         inquiries: [],
+        drops: newDropWatch(),
         verifications: [],
       };
       expect(eligibilityOf(w.facts(), 'GOOD_STANDING', NOW).payment_recommendation.pral).to.equal('RELEASE');
