@@ -9,8 +9,8 @@
  * once it is durable. So under load one sync covers many commands, and no acknowledged event can
  * be lost. Reads may see a committed event a moment before its writer is answered.
  */
-import { v7 as uuidv7 } from 'uuid';
 import type { Clock } from '../clock.js';
+import { newEventId } from '../ids.js';
 import type { EventStore, GroupedAppend } from '../event-store/port.js';
 import {
   cleanMeta,
@@ -127,7 +127,7 @@ export class Ledger {
       const sealed = decision.events.map((input) => {
         const { event } = seal(
           {
-            id: input.id ?? uuidv7(),
+            id: input.id ?? newEventId(),
             stream: input.stream,
             type: input.type,
             schema: input.schema ?? 1,
