@@ -19,18 +19,30 @@ import {
 import { behaviorFactsWithDrops, type BehaviorFacts } from './triggers.js';
 
 export interface BehaviorAssessment {
-  /** The state after the transitions (a copy; the stored record is untouched). */
+  /**
+   * The state after the transitions: a copy when any was due, else the stored record itself (or a
+   * fresh PROVISIONAL one) — read-only either way, it may be the read model's own.
+   */
   record: BehaviorRecord;
   transitions: BehaviorTransition[];
 }
 
-/** Loops `evaluateBehavior` one step at a time until nothing more is due by today. */
+/**
+ * Loops `evaluateBehavior` one step at a time until nothing more is due by today. The stored record
+ * is copied only when a transition is due: most assessments find none, and copying the record with
+ * its transition history on every score was a measurable part of the call.
+ */
 export function assessBehavior(stored: BehaviorRecord | null, facts: BehaviorFacts): BehaviorAssessment {
-  const record = stored === null ? initialBehavior(facts.first_seen) : structuredClone(stored);
+  let record = stored ?? initialBehavior(facts.first_seen);
+  let owned = stored === null;
   const transitions: BehaviorTransition[] = [];
   for (let step = 0; step < MAX_TRANSITIONS_PER_ASSESSMENT; step += 1) {
     const next = evaluateBehavior(record, facts);
     if (next === null) break;
+    if (!owned) {
+      record = structuredClone(record);
+      owned = true;
+    }
     recordTransition(record, next);
     transitions.push(next);
   }
