@@ -94,7 +94,13 @@ export function linkHash(seq: number, prevHash: string, contentHash: string): st
   return sha256Hex(linkJson(seq, prevHash, contentHash));
 }
 
-/** Seals content at a position after `prev`; returns the event and the canonical content bytes. */
+/**
+ * Seals content at a position after `prev`; returns the event and the canonical content bytes.
+ * The event's `data` and `meta` are read back from those bytes, so an event applied in the process
+ * that sealed it is the very event every reader of the store gets (key order, no `undefined`
+ * members, no objects shared with the caller) — the read models a live process folds are then
+ * byte for byte the ones a replay folds.
+ */
 export function seal<T extends string, D>(
   content: EventContent<T, D>,
   prev: LedgerHead,
@@ -103,7 +109,16 @@ export function seal<T extends string, D>(
   const content_hash = sha256Hex(contentText);
   const seq = prev.seq + 1;
   const hash = linkHash(seq, prev.hash, content_hash);
-  const event: SealedEvent<T, D> = { seq, ...content, content_hash, prev_hash: prev.hash, hash };
+  const stored = JSON.parse(contentText) as Pick<EventContent<T, D>, 'data' | 'meta'>;
+  const event: SealedEvent<T, D> = {
+    seq,
+    ...content,
+    data: stored.data,
+    meta: stored.meta,
+    content_hash,
+    prev_hash: prev.hash,
+    hash,
+  };
   sealedText.set(event, contentText);
   return { event, contentText };
 }

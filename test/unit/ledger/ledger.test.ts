@@ -142,6 +142,19 @@ describe('Ledger (single writer, ARCHITECTURE §3.2)', () => {
     expect(seen).to.deep.equal([1, 2, 3]);
   });
 
+  it('hands the read side each event as the store holds it, not the decider’s objects', async () => {
+    const seen: unknown[] = [];
+    const ledger = await Ledger.open(store, clock, { onAppended: (events) => void seen.push(...events) });
+    const data = { zeta: 1, alpha: { y: 2, x: undefined as number | undefined, b: [3] } };
+    await ledger.append([{ stream: 'a', type: 'A', data }], TEST_META);
+    const [live] = seen as { data: unknown; meta: unknown }[];
+    const [stored] = await store.read(1, 1);
+    expect(JSON.stringify(live!.data)).to.equal(JSON.stringify(stored!.data));
+    expect(JSON.stringify(live!.data)).to.equal('{"alpha":{"b":[3],"y":2},"zeta":1}');
+    expect(JSON.stringify(live!.meta)).to.equal(JSON.stringify(stored!.meta));
+    expect(live!.data).to.not.equal(data);
+  });
+
   describe('group commit', () => {
     /** The SQLite store, with each append's durability held until the test releases it. */
     function heldStore(inner: SqliteEventStore) {
