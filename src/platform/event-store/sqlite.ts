@@ -475,7 +475,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
       .pluck(true)
       .all(name);
     if (parts.length === 0) return row as SnapshotRecord;
-    return { ...row, state: Buffer.concat([row.state, ...parts]) };
+    return { ...row, state: [row.state, ...parts] };
   }
   /**
    * A snapshot's bytes are its row's `state` followed by its parts in order: a state given in parts

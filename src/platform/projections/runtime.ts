@@ -43,13 +43,19 @@ export function encodeState<S>(projection: Projection<S>, state: S): Uint8Array 
   return projection.encode ? projection.encode(state) : Buffer.from(JSON.stringify(state), 'utf8');
 }
 
-/** The state a snapshot's bytes hold (the inverse of `encodeState`). */
-export function decodeState<S>(projection: Projection<S>, bytes: Uint8Array): S {
-  if (projection.decode) return projection.decode(bytes);
-  const buffer = Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return JSON.parse(buffer.toString('utf8')) as S;
+/**
+ * The state a snapshot holds (the inverse of `encodeState`), from its bytes whole or in parts: a JSON
+ * state is decoded part by part into one string, never first copied into one buffer.
+ */
+export function decodeState<S>(projection: Projection<S>, bytes: SnapshotRecord['state']): S {
+  if (projection.decode) return projection.decode(snapshotBytes(bytes));
+  const parts = bytes instanceof Uint8Array ? [bytes] : bytes;
+  const text = parts.map((part) => toBuffer(part).toString('utf8')).join('');
+  return JSON.parse(text) as S;
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export interface SnapshotRecord {
@@ -57,22 +63,22 @@ export interface SnapshotRecord {
   version: number;
   checkpoint: number;
   /** `encodeState` of the projection's state. */
-  state: Uint8Array;
+  state: Uint8Array | readonly Uint8Array[];
   saved_at: string;
 }
 
 /** A snapshot to save: its bytes whole, or in parts (in order) produced as they are written. */
 export type SnapshotWrite = Omit<SnapshotRecord, 'state'> & { state: Uint8Array | Iterable<Uint8Array> };
 
+/** A snapshot's bytes as one buffer (for stores that keep it whole, and for codecs). */
+export function snapshotBytes(state: SnapshotWrite['state']): Uint8Array {
+  return state instanceof Uint8Array ? state : Buffer.concat([...state]);
+}
+
 export interface SnapshotStore {
   load(name: string): SnapshotRecord | undefined;
   save(record: SnapshotWrite): void;
   clear(name?: string): void;
-}
-
-/** A snapshot's bytes as one buffer (for stores that keep it whole). */
-export function snapshotBytes(state: SnapshotWrite['state']): Uint8Array {
-  return state instanceof Uint8Array ? state : Buffer.concat([...state]);
 }
 
 export class MemorySnapshotStore implements SnapshotStore {

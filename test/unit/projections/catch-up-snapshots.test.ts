@@ -4,6 +4,7 @@ import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
 import {
   encodeState,
   MemorySnapshotStore,
+  snapshotBytes,
   ProjectionRuntime,
   type Projection,
   type SnapshotRecord,
@@ -81,7 +82,7 @@ describe('projection snapshots during a catch-up', () => {
     expect(turns, 'event-loop turns during the save').to.be.greaterThan(0);
     expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([2]);
     const atTwo = events.slice(0, 2).reduce((s, e) => rows.evolve(s, e), rows.init());
-    const saved = Buffer.from(snapshots.load('rows')!.state);
+    const saved = Buffer.from(snapshotBytes(snapshots.load('rows')!.state));
     expect(saved.equals(Buffer.from(encodeState(rows, atTwo)))).to.equal(true);
     expect(runtime.position).to.equal(3);
     expect(runtime.state(rows).rows.e3).to.equal(events[2]!.id);

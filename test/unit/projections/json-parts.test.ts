@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { SqliteEventStore, SqliteSnapshotStore } from '../../../src/platform/event-store/sqlite.js';
 import { jsonParts } from '../../../src/platform/projections/json-parts.js';
+import { decodeState, snapshotBytes } from '../../../src/platform/projections/runtime.js';
 
 const joined = (value: unknown, partChars?: number): string =>
   Buffer.concat([...jsonParts(value, partChars)]).toString('utf8');
@@ -45,10 +46,15 @@ describe('snapshot JSON in parts', () => {
     const snapshots = new SqliteSnapshotStore(store);
     const record = { name: 'big', version: 1, checkpoint: 7, saved_at: 'x' };
     snapshots.save({ ...record, state: jsonParts(state, 1000) });
-    expect(Buffer.from(snapshots.load('big')!.state).toString('utf8')).to.equal(JSON.stringify(state));
+    const loaded = snapshots.load('big')!.state;
+    expect(loaded).to.be.an('array').with.length(parts.length);
+    expect(Buffer.from(snapshotBytes(loaded)).toString('utf8')).to.equal(JSON.stringify(state));
+    expect(
+      decodeState({ name: 'big', version: 1, init: () => ({}), evolve: (s) => s }, loaded),
+    ).to.deep.equal(state);
     // A smaller state saved later leaves no stale parts behind.
     snapshots.save({ ...record, state: Buffer.from('{}') });
-    expect(Buffer.from(snapshots.load('big')!.state).toString('utf8')).to.equal('{}');
+    expect(Buffer.from(snapshotBytes(snapshots.load('big')!.state)).toString('utf8')).to.equal('{}');
     snapshots.clear('big');
     expect(snapshots.load('big')).to.equal(undefined);
     void store.close();
