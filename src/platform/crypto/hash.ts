@@ -1,11 +1,16 @@
 /**
  * Digests used across the platform. Server-side SHA-256 and SHA3-256 go through node:crypto
- * (measured 4–12× faster than @noble/hashes here); BLAKE2b-256 is not in node:crypto's
- * fixed-length set, so it comes from @noble/hashes.
+ * (measured 4–12× faster than @noble/hashes here). BLAKE2b-256 is not in node:crypto (Node 20's
+ * OpenSSL 3.0 has BLAKE2b-512 only, and a 256-bit BLAKE2b is a different function, not a
+ * truncation), so it comes from hash-wasm's WebAssembly BLAKE2b: 5 µs for a 5 KB credit report
+ * where @noble/hashes took ~100 µs, the largest single cost of a `score` call. The browser side
+ * (SDK, ledger page) keeps @noble/hashes; a property test holds both to the same digests.
  */
-import { createHash, hash } from 'node:crypto';
-import { blake2b } from '@noble/hashes/blake2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { hash } from 'node:crypto';
+import { createBLAKE2b } from 'hash-wasm';
+
+/** One BLAKE2b-256 instance for the process: init/update/digest run synchronously, never interleaved. */
+const blake2b256 = await createBLAKE2b(256);
 
 /**
  * One-shot `crypto.hash` (Node ≥ 20.12; engines say ≥ 20.19): the same digest as
@@ -17,12 +22,14 @@ export function sha256Hex(input: string | Uint8Array): string {
 }
 
 export function sha3_256Hex(input: string | Uint8Array): string {
-  return createHash('sha3-256').update(input).digest('hex');
+  return hash('sha3-256', input, 'hex');
 }
 
+/** BLAKE2b with a 32-byte digest (RFC 7693, unkeyed); strings are hashed as UTF-8. */
 export function blake2b256Hex(input: string | Uint8Array): string {
-  const bytes = typeof input === 'string' ? utf8ToBytes(input) : input;
-  return bytesToHex(blake2b(bytes, { dkLen: 32 }));
+  blake2b256.init();
+  blake2b256.update(input);
+  return blake2b256.digest('hex');
 }
 
 export interface MultiHash {
