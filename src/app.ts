@@ -111,7 +111,20 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(metrics.middleware());
   app.use(accessLog(deps.logger));
-  app.use(signResponses(deps.clock, (keyId) => signingSecretFor(deps.secrets.signingKey, keyId)));
+  // A key's signing secret is derived (HMAC of its id, then base62), the same on every request; it is
+  // remembered per key id instead of being re-derived for each response.
+  const signingSecrets = new Map<string, string>();
+  app.use(
+    signResponses(deps.clock, (keyId) => {
+      let secret = signingSecrets.get(keyId);
+      if (secret === undefined) {
+        secret = signingSecretFor(deps.secrets.signingKey, keyId);
+        if (signingSecrets.size >= 10_000) signingSecrets.clear();
+        signingSecrets.set(keyId, secret);
+      }
+      return secret;
+    }),
+  );
 
   mountHealth(service, deps.probes ?? {});
   const credit = creditView(service);
