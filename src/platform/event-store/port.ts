@@ -46,7 +46,15 @@ export interface EventStore {
    * readable, with `durable` resolving once they are durable. A writer may commit its next append
    * meanwhile and acknowledge each one when its `durable` resolves; one sync then covers many.
    */
-  appendGrouped?(events: SealedEvent[], expectedHead: number): Promise<GroupedAppend>;
+  appendGrouped?(
+    events: SealedEvent[],
+    expectedHead: number,
+    /**
+     * `alone`: the caller waits for this append before making another and nothing else appends
+     * through this handle, so there is nothing to group with (a plain `append`).
+     */
+    opts?: { alone?: boolean },
+  ): Promise<GroupedAppend>;
   head(): Promise<LedgerHead>;
   /** Events with seq ≥ from, ascending, at most `limit`. */
   read(from: number, limit: number): Promise<SealedEvent[]>;

@@ -5,7 +5,7 @@
  * of better-sqlite3: the snapshot and key-value tables that live beside the ledger are here too.
  */
 import { EventEmitter } from 'node:events';
-import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
@@ -161,6 +161,8 @@ export class SqliteEventStore implements EventStore {
   #unsynced: { resolve: () => void; reject: (error: Error) => void }[] = [];
   #syncing = false;
   #syncs = 0;
+  /** How many commits the last sync covered (see `#startSync`). */
+  #lastBatch = 0;
   #walFd: number | null = null;
   /** Set when a sync failed: what was committed since may not be on disk, so nothing more is taken. */
   #syncFailure: StoreUnavailable | null = null;
@@ -230,7 +232,7 @@ export class SqliteEventStore implements EventStore {
 
   /** Appends and resolves once the events are durable (the port's contract). */
   async append(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
-    const { durable, ...result } = await this.appendGrouped(events, expectedHead);
+    const { durable, ...result } = await this.appendGrouped(events, expectedHead, { alone: true });
     await durable;
     return result;
   }
@@ -240,13 +242,38 @@ export class SqliteEventStore implements EventStore {
    * the WAL, which covers this commit and every other made before it began. The Ledger decides and
    * commits the next command meanwhile and acknowledges each one when its `durable` resolves.
    */
-  appendGrouped(events: SealedEvent[], expectedHead: number): Promise<GroupedAppend> {
+  appendGrouped(
+    events: SealedEvent[],
+    expectedHead: number,
+    opts: { alone?: boolean } = {},
+  ): Promise<GroupedAppend> {
     if (this.#syncFailure) return Promise.reject(this.#syncFailure);
     try {
       const result = this.#appendSync(events, expectedHead);
-      return Promise.resolve({ ...result, durable: this.#synced() });
+      // A plain append (a CLI, an import) with no sync under way has nothing to group with: sync
+      // here rather than hand the fsync to a worker thread and wait a turn of the loop for it. The
+      // Ledger never asks for this: under HTTP load its queue is often empty at the moment of a
+      // commit while more requests are already on their way (measured: score 2,379 → 1,350 req/s).
+      const durable =
+        opts.alone && !this.#syncing && this.#unsynced.length === 0 ? this.#syncNow() : this.#synced();
+      return Promise.resolve({ ...result, durable });
     } catch (error) {
       return Promise.reject(translate(error));
+    }
+  }
+
+  #syncNow(): Promise<void> {
+    if (this.path === ':memory:') return Promise.resolve();
+    try {
+      this.#walFd ??= openSync(`${this.path}-wal`, 'r');
+      fsyncSync(this.#walFd);
+      this.#syncs += 1;
+      return Promise.resolve();
+    } catch (error) {
+      this.#syncFailure ??= new StoreUnavailable(`ledger sync failed (${(error as Error).message})`, {
+        cause: error,
+      });
+      return Promise.reject(this.#syncFailure);
     }
   }
 
@@ -285,7 +312,26 @@ export class SqliteEventStore implements EventStore {
       finish(error as Error);
       return;
     }
-    fsync(this.#walFd, finish);
+    // Under load (the last sync covered several commits) the fsync runs on a worker thread, so the
+    // loop goes on deciding and committing the next commands meanwhile. One writer at a time (it
+    // covered one) gains nothing from that and pays a thread hop per append, so the sync runs on
+    // this thread at the end of the loop's turn, covering whatever committed during the turn.
+    const grouping = this.#lastBatch > 1;
+    this.#lastBatch = batch.length;
+    const fd = this.#walFd;
+    if (grouping) {
+      fsync(fd, finish);
+      return;
+    }
+    setImmediate(() => {
+      try {
+        fsyncSync(fd);
+      } catch (error) {
+        finish(error as Error);
+        return;
+      }
+      finish(null);
+    });
   }
 
   /** Waits for every commit made so far to be synced. */
