@@ -105,6 +105,13 @@ export interface RuntimeOptions {
   /** Persist snapshots after this many applied events (default 50,000; 0 = only on demand). */
   snapshotEvery?: number;
   /**
+   * …or, on a larger ledger, after this fraction of the position (default 0.25), whichever is more:
+   * a save costs in proportion to the state (seconds at 1M events, while appends wait for it), so
+   * a fixed interval would spend more and more of the time saving as the ledger grows. A restart
+   * then replays at most about a fifth of the ledger.
+   */
+  snapshotFraction?: number;
+  /**
    * Events read per page during catch-up (default 1,000). Small pages let a page's parsed events
    * die young: a 5,000-event page outlived scavenges, was promoted and cost ~15% more CPU at 1M.
    */
@@ -122,6 +129,7 @@ export class ProjectionRuntime {
   readonly #clock: Clock;
   readonly #slots = new Map<string, Slot>();
   readonly #snapshotEvery: number;
+  readonly #snapshotFraction: number;
   readonly #pageSize: number;
   #position = 0;
   #sinceSnapshot = 0;
@@ -144,6 +152,7 @@ export class ProjectionRuntime {
     this.#snapshots = snapshots;
     this.#clock = clock;
     this.#snapshotEvery = opts.snapshotEvery ?? 50_000;
+    this.#snapshotFraction = opts.snapshotFraction ?? 0.25;
     this.#pageSize = opts.pageSize ?? 1_000;
     for (const p of projections as readonly Projection<unknown>[]) {
       if (this.#slots.has(p.name)) throw new Error(`projection ${p.name} registered twice`);
@@ -211,7 +220,7 @@ export class ProjectionRuntime {
     } finally {
       this.#bulk = false;
     }
-    if (this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#snapshotEvery) this.saveSnapshots();
+    if (this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#saveInterval()) this.saveSnapshots();
   }
 
   /**
@@ -239,10 +248,15 @@ export class ProjectionRuntime {
     this.#position = event.seq;
     for (const fn of this.#listeners) fn(event);
     this.#sinceSnapshot += 1;
-    if (!this.#bulk && this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#snapshotEvery)
+    if (!this.#bulk && this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#saveInterval())
       this.#saving ??= this.#saveYielding().finally(() => {
         this.#saving = null;
       });
+  }
+
+  /** Events between periodic saves at the current position (see `snapshotFraction`). */
+  #saveInterval(): number {
+    return Math.max(this.#snapshotEvery, Math.floor(this.#position * this.#snapshotFraction));
   }
 
   /**

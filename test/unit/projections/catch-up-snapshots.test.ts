@@ -40,6 +40,7 @@ describe('projection snapshots during a catch-up', () => {
       new ManualClock('2026-01-01T00:00:00Z'),
       {
         snapshotEvery: 50,
+        snapshotFraction: 0,
         pageSize: 40,
       },
     );
@@ -51,6 +52,30 @@ describe('projection snapshots during a catch-up', () => {
     await store.append(live, 230);
     await runtime.apply(live);
     expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([230, 280]);
+    await store.close();
+  });
+
+  it('spaces live saves by a fraction of the position on a larger ledger (a save costs in proportion to the state)', async () => {
+    const store = SqliteEventStore.open(':memory:');
+    const events = chain(400);
+    await store.append(events, 0);
+    const snapshots = new CountingSnapshots();
+    const runtime = new ProjectionRuntime(
+      store,
+      [count],
+      snapshots,
+      new ManualClock('2026-01-01T00:00:00Z'),
+      {
+        snapshotEvery: 50,
+        snapshotFraction: 0.25,
+      },
+    );
+    await runtime.start();
+    const live = chain(200, headOf(events), 1);
+    await store.append(live, 400);
+    await runtime.apply(live);
+    // Not 50 events after 400 but once floor(position / 4) events have been applied: 133 at 533.
+    expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([400, 533]);
     await store.close();
   });
 
