@@ -57,6 +57,8 @@ export class Ledger {
   readonly #random: () => number;
   #head: LedgerHead = EMPTY_HEAD;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Durability of the last append: syncs go in order, so it implies every earlier one's. */
+  #lastDurable: Promise<void> = Promise.resolve();
   #conflicts = 0;
 
   private constructor(store: EventStore, clock: Clock, opts: LedgerOptions) {
@@ -120,7 +122,9 @@ export class Ledger {
       const head = this.#head;
       const decision = await decide(head);
       if (decision.events.length === 0) {
-        return { result: decision.result, events: [], head, duplicate: false, durable: Promise.resolve() };
+        // Nothing to append, but the answer was decided on state that may hold events still on their
+        // way to disk: it is given once they are durable too.
+        return { result: decision.result, events: [], head, duplicate: false, durable: this.#lastDurable };
       }
       const recordedAt = this.#clock.now().toISOString();
       let prev = head;
@@ -145,6 +149,7 @@ export class Ledger {
         // Durability is not awaited here, so the queue may commit the next command under the same
         // sync; a failed sync rejects every caller waiting on it (and the store takes no more).
         stored.durable.catch(() => undefined);
+        this.#lastDurable = stored.durable;
         if (!stored.duplicate) {
           this.#head = stored.head;
           await this.#onAppended?.(stored.events);

@@ -216,6 +216,24 @@ describe('Ledger (single writer, ARCHITECTURE §3.2)', () => {
       expect(answered).to.deep.equal(['first', 'second']);
     });
 
+    it('answers a decision that appends nothing only once what it saw is durable', async () => {
+      const { store: held, held: syncs } = heldStore(store);
+      const ledger = await Ledger.open(held, clock);
+      const answered: string[] = [];
+      const write = ledger
+        .append([{ stream: 'a', type: 'A', data: {} }], TEST_META)
+        .then(() => answered.push('write'));
+      const read = ledger
+        .commit((head) => ({ events: [], result: `saw ${head.seq}` }), TEST_META)
+        .then((r) => answered.push(r.result));
+      await until(() => syncs.length === 1);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(answered).to.deep.equal([]);
+      syncs[0]!.release();
+      await Promise.all([write, read]);
+      expect(answered).to.have.members(['write', 'saw 1']);
+    });
+
     it('fails the caller whose sync failed', async () => {
       const { store: held, held: syncs } = heldStore(store);
       const ledger = await Ledger.open(held, clock);
