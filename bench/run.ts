@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { childFlags, REPO_ROOT } from './lib/child.js';
 import { cacheRoot, dataset, removeDir, type Dataset } from './lib/datasets.js';
 import { printTable, targetsOf, type Results } from './lib/report.js';
-import { measureRead } from './read.js';
+import { measureRead, measureScoreOn } from './read.js';
 import { measureReplay, measureStartup } from './rebuild.js';
 import { measureVerify } from './verify.js';
 import { measureWrite } from './write.js';
@@ -94,6 +94,8 @@ const results: Results = {
 if (only.has('read')) {
   log(`read: score vs bare Express vs node:http, ${load.connections} connections, ${load.seconds}s each`);
   results.read = await measureRead(small, load);
+  log(`read: score on the ${large.events.toLocaleString('en-US')}-event ledger (fresh start, no snapshots)`);
+  results.read_large = { events: large.events, service: await measureScoreOn(large, load) };
 }
 if (only.has('write')) {
   log('write: Ledger.append vs raw better-sqlite3, then POST /api/observations over HTTP');

@@ -3,6 +3,7 @@
  * measurement beside its same-run baseline, the ratio, SPEC §12's target and whether it was met.
  */
 import type { ReadMeasurement } from '../read.js';
+import type { LoadResult } from './load.js';
 import type { ReplayMeasurement, StartupMeasurement } from '../rebuild.js';
 import type { VerifyMeasurement } from '../verify.js';
 import type { WriteMeasurement } from '../write.js';
@@ -26,6 +27,8 @@ export interface Results {
   >;
   sizes: { small: number; large: number };
   read?: ReadMeasurement;
+  /** `score` alone on the large ledger (info). */
+  read_large?: { events: number; service: LoadResult };
   write?: WriteMeasurement;
   rebuild?: { small: ReplayMeasurement; large: ReplayMeasurement; startup: StartupMeasurement };
   verify?: { small: VerifyMeasurement; large: VerifyMeasurement };
@@ -89,6 +92,17 @@ export function targetsOf(r: Results): Target[] {
       target: '(info)',
       met: null,
     });
+    if (r.read_large) {
+      const l = r.read_large.service;
+      out.push({
+        measurement: `read: score on the ${k(r.read_large.events)} ledger, 50 conns`,
+        value: `${n(l.requests_per_second)} req/s, p50 ${l.p50_ms} ms, p99 ${l.p99_ms} ms${failed(l)}`,
+        baseline: `bare Express ${n(e.requests_per_second)} req/s`,
+        ratio: x(l.requests_per_second / e.requests_per_second),
+        target: '(info)',
+        met: null,
+      });
+    }
   }
   if (r.write) {
     const { single, concurrent, http } = r.write;
