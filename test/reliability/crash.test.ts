@@ -16,7 +16,8 @@ import {
   snapshotBytes,
   type Projection,
 } from '../../src/platform/projections/runtime.js';
-import { freePort, ledgerWith, openService, serviceOf, startMain, stopChild, type Child } from './support.js';
+import { freePort } from '../../bench/lib/child.js';
+import { ledgerWith, openService, serviceOf, startMain, stopChild, type Child } from './support.js';
 
 /**
  * Crash safety (ARCHITECTURE §3.3: synchronous=FULL, an acknowledged append survives): the real

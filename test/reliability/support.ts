@@ -7,7 +7,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
@@ -86,18 +85,6 @@ export async function storedRows(dataDir: string): Promise<StoredRecord[]> {
   } finally {
     await store.close();
   }
-}
-
-/** A TCP port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
 }
 
 export interface Child {

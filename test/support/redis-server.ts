@@ -5,7 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort } from '../../bench/lib/child.js';
 
 const INSTALL_HINT = 'redis-server was not found on PATH; install it with `apt-get install -y redis-server`';
 const START_TIMEOUT_MS = 5000;
@@ -24,18 +25,6 @@ export interface RedisServer {
   pause(): void;
   /** SIGCONT after {@link RedisServer.pause}. */
   resume(): void;
-}
-
-/** Asks the OS for a port no one listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no TCP address for a probe server');
-  return address.port;
 }
 
 /** One PING over a raw socket; true on `+PONG`. */
