@@ -7,6 +7,7 @@ import {
   snapshotBytes,
   ProjectionRuntime,
   type Projection,
+  type RuntimeOptions,
   type SnapshotRecord,
 } from '../../../src/platform/projections/index.js';
 import { chain, headOf } from '../../support/events.js';
@@ -27,53 +28,48 @@ class CountingSnapshots extends MemorySnapshotStore {
   }
 }
 
+/** A store holding `events` events and a started counting runtime over it, saving to `snapshots`. */
+async function countingOver(events: number, opts: RuntimeOptions) {
+  const store = SqliteEventStore.open(':memory:');
+  let tail = chain(events);
+  await store.append(tail, 0);
+  const snapshots = new CountingSnapshots();
+  const runtime = new ProjectionRuntime(
+    store,
+    [count],
+    snapshots,
+    new ManualClock('2026-01-01T00:00:00Z'),
+    opts,
+  );
+  await runtime.start();
+  /** Appends `n` more events and applies them, as the Ledger does after an append. */
+  const live = async (n: number) => {
+    const head = headOf(tail);
+    tail = chain(n, head, 1);
+    await store.append(tail, head.seq);
+    await runtime.apply(tail);
+  };
+  return { store, snapshots, runtime, live };
+}
+
 describe('projection snapshots during a catch-up', () => {
   it('saves once at the end of a long catch-up (not every snapshotEvery events of it), then every snapshotEvery live events', async () => {
-    const store = SqliteEventStore.open(':memory:');
-    const events = chain(230);
-    await store.append(events, 0);
-    const snapshots = new CountingSnapshots();
-    const runtime = new ProjectionRuntime(
-      store,
-      [count],
-      snapshots,
-      new ManualClock('2026-01-01T00:00:00Z'),
-      {
-        snapshotEvery: 50,
-        snapshotFraction: 0,
-        pageSize: 40,
-      },
-    );
-    await runtime.start();
+    const { store, snapshots, runtime, live } = await countingOver(230, {
+      snapshotEvery: 50,
+      snapshotFraction: 0,
+      pageSize: 40,
+    });
     expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([230]);
     expect(runtime.state(count).n).to.equal(230);
 
-    const live = chain(60, headOf(events), 1);
-    await store.append(live, 230);
-    await runtime.apply(live);
+    await live(60);
     expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([230, 280]);
     await store.close();
   });
 
   it('spaces live saves by a fraction of the position on a larger ledger (a save costs in proportion to the state)', async () => {
-    const store = SqliteEventStore.open(':memory:');
-    const events = chain(400);
-    await store.append(events, 0);
-    const snapshots = new CountingSnapshots();
-    const runtime = new ProjectionRuntime(
-      store,
-      [count],
-      snapshots,
-      new ManualClock('2026-01-01T00:00:00Z'),
-      {
-        snapshotEvery: 50,
-        snapshotFraction: 0.25,
-      },
-    );
-    await runtime.start();
-    const live = chain(200, headOf(events), 1);
-    await store.append(live, 400);
-    await runtime.apply(live);
+    const { store, snapshots, live } = await countingOver(400, { snapshotEvery: 50, snapshotFraction: 0.25 });
+    await live(200);
     // Not 50 events after 400 but once floor(position / 4) events have been applied: 133 at 533.
     expect(snapshots.saved.map((s) => s.checkpoint)).to.deep.equal([400, 533]);
     await store.close();
@@ -115,19 +111,7 @@ describe('projection snapshots during a catch-up', () => {
   });
 
   it('does not save after a short catch-up', async () => {
-    const store = SqliteEventStore.open(':memory:');
-    await store.append(chain(20), 0);
-    const snapshots = new CountingSnapshots();
-    const runtime = new ProjectionRuntime(
-      store,
-      [count],
-      snapshots,
-      new ManualClock('2026-01-01T00:00:00Z'),
-      {
-        snapshotEvery: 50,
-      },
-    );
-    await runtime.start();
+    const { store, snapshots } = await countingOver(20, { snapshotEvery: 50 });
     expect(snapshots.saved).to.deep.equal([]);
     await store.close();
   });
