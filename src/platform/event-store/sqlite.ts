@@ -265,16 +265,24 @@ export class SqliteEventStore implements EventStore {
   #syncNow(): Promise<void> {
     if (this.path === ':memory:') return Promise.resolve();
     try {
-      this.#walFd ??= openSync(`${this.path}-wal`, 'r');
-      fsyncSync(this.#walFd);
+      fsyncSync(this.#wal());
       this.#syncs += 1;
       return Promise.resolve();
     } catch (error) {
-      this.#syncFailure ??= new StoreUnavailable(`ledger sync failed (${(error as Error).message})`, {
-        cause: error,
-      });
-      return Promise.reject(this.#syncFailure);
+      return Promise.reject(this.#syncFailed(error));
     }
+  }
+
+  /** The WAL file, opened once for syncing. */
+  #wal(): number {
+    return (this.#walFd ??= openSync(`${this.path}-wal`, 'r'));
+  }
+
+  /** Records a failed sync: the store takes nothing more (what was committed since may be lost). */
+  #syncFailed(error: unknown): StoreUnavailable {
+    return (this.#syncFailure ??= new StoreUnavailable(`ledger sync failed (${(error as Error).message})`, {
+      cause: error,
+    }));
   }
 
   /** Completed syncs of the WAL (group commit: under load, far fewer than appends). */
@@ -298,16 +306,17 @@ export class SqliteEventStore implements EventStore {
     const finish = (error: Error | null): void => {
       this.#syncing = false;
       if (error) {
-        this.#syncFailure ??= new StoreUnavailable(`ledger sync failed (${error.message})`, { cause: error });
-        for (const waiter of [...batch, ...this.#unsynced.splice(0)]) waiter.reject(this.#syncFailure);
+        const failure = this.#syncFailed(error);
+        for (const waiter of [...batch, ...this.#unsynced.splice(0)]) waiter.reject(failure);
         return;
       }
       this.#syncs += 1;
       for (const waiter of batch) waiter.resolve();
       this.#startSync();
     };
+    let fd: number;
     try {
-      this.#walFd ??= openSync(`${this.path}-wal`, 'r');
+      fd = this.#wal();
     } catch (error) {
       finish(error as Error);
       return;
@@ -318,7 +327,6 @@ export class SqliteEventStore implements EventStore {
     // this thread at the end of the loop's turn, covering whatever committed during the turn.
     const grouping = this.#lastBatch > 1;
     this.#lastBatch = batch.length;
-    const fd = this.#walFd;
     if (grouping) {
       fsync(fd, finish);
       return;
