@@ -70,7 +70,7 @@ export function discoveryDocument(actions: readonly LenderAction[]): Record<stri
     description:
       'Governance-based credit intelligence for construction lending: look an entity up by name, alias, EIN or ent_ id and get a credit report derived entirely from hash-chained governance events — no financial history required.',
     authentication:
-      'Send your API key in the x-plumbline-api-key header (Authorization: Bearer <key> is also accepted). Keys need the credit:read scope. Responses carry Plumbline-Signature (HMAC-SHA256 with your signing secret) and Content-Digest.',
+      'Send your API key in the x-service-api-key header (x-plumbline-api-key, which the SDK sends, and Authorization: Bearer <key> are accepted alike). Keys need the credit:read scope. Responses carry Plumbline-Signature (HMAC-SHA256 with your signing secret) and Content-Digest.',
     endpoints,
     response_schema: REPORT_SCHEMA,
     rate_limit: '100 requests/day per API key',

@@ -17,11 +17,11 @@ const SCHEMA_URI = (id: string): string => `#/components/schemas/${id}`;
 
 const SECURITY: Record<Access, Json[]> = {
   public: [],
-  lender: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
-  pdf: [{ KeyQuery: [] }, { ApiKeyHeader: [] }, { BearerAuth: [] }],
-  project: [{ BearerAuth: [] }, { ApiKeyHeader: [] }],
-  ledger: [{ BearerAuth: [] }, { ApiKeyHeader: [] }],
-  admin: [{ BearerAuth: [] }, { ApiKeyHeader: [] }],
+  lender: [{ ServiceApiKeyHeader: [] }, { ApiKeyHeader: [] }, { BearerAuth: [] }],
+  pdf: [{ KeyQuery: [] }, { ServiceApiKeyHeader: [] }, { ApiKeyHeader: [] }, { BearerAuth: [] }],
+  project: [{ BearerAuth: [] }, { ServiceApiKeyHeader: [] }, { ApiKeyHeader: [] }],
+  ledger: [{ BearerAuth: [] }, { ServiceApiKeyHeader: [] }, { ApiKeyHeader: [] }],
+  admin: [{ BearerAuth: [] }, { ServiceApiKeyHeader: [] }, { ApiKeyHeader: [] }],
 };
 
 const RATE_LIMIT: Record<Access, string | null> = {
@@ -186,7 +186,18 @@ export function buildOpenApi(operations: readonly OperationSpec[]): Json {
         ...problemSchemasByCode(),
       },
       securitySchemes: {
-        ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-plumbline-api-key' },
+        ServiceApiKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-service-api-key',
+          description: "The seed interface's header; accepted exactly like x-plumbline-api-key.",
+        },
+        ApiKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-plumbline-api-key',
+          description: "Plumbline's own header (the SDK sends it); accepted exactly like x-service-api-key.",
+        },
         BearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
         KeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'Credit report PDF links only.' },
       },

@@ -138,6 +138,48 @@ describe('lender credit API (SPEC §4)', function () {
     expect(verdict.body.match).to.include({ kind: 'credit_report', type: 'CreditReportIssued' });
   });
 
+  it('accepts the seed’s x-service-api-key exactly like x-plumbline-api-key: same checks, same 401, same quota', async () => {
+    await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+    const call = (header: string, key: string, action: string, body?: object) => {
+      const req = request(svc.app).post(`/api/lender-credit?action=${action}`).set(header, key);
+      return body === undefined ? req : req.send(body);
+    };
+    const seed = await call('x-service-api-key', a.key, 'score', { entity: 'Keystone Builders' });
+    expect(seed.status, JSON.stringify(seed.body)).to.equal(200);
+    expect(seed.body).to.include({ ok: true, entity: 'Keystone Builders, Inc.' });
+    expect(seed.headers['plumbline-signature']).to.match(new RegExp(`kid=${a.key_id},`));
+    expect(
+      (await call('x-plumbline-api-key', a.key, 'verify', { entity: 'Keystone Builders' })).status,
+    ).to.equal(200);
+    // One key, one quota, whichever header carried it.
+    const usage = await call('x-service-api-key', a.key, 'usage');
+    expect(usage.body).to.include({ key_id: a.key_id, used: 2, remaining: 98 });
+    expect(usage.body.by_action).to.deep.equal({ score: 1, verify: 1 });
+
+    const typo = a.key.slice(0, 12) + (a.key[12] === 'a' ? 'b' : 'a') + a.key.slice(13);
+    const refusals = [
+      await call('x-service-api-key', typo, 'usage'),
+      await call('x-plumbline-api-key', typo, 'usage'),
+      await request(svc.app).post('/api/lender-credit?action=usage'),
+    ];
+    const bodies = refusals.map((res) => {
+      expect(res.status).to.equal(401);
+      const { request_id: _id, ...rest } = res.body as Record<string, unknown>;
+      return rest;
+    });
+    expect(bodies[0]).to.include({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(bodies[1]).to.deep.equal(bodies[0]);
+    expect(bodies[2]).to.deep.equal(bodies[0]);
+
+    const readOnly = await svc.key('Ledger Auditor LLP', ['ledger:read']);
+    expect((await call('x-service-api-key', readOnly.key, 'usage')).status).to.equal(403);
+
+    const discovery = await request(svc.app).get('/api/lender-credit');
+    const auth = String(discovery.body.authentication);
+    expect(auth.indexOf('x-service-api-key')).to.be.greaterThan(-1);
+    expect(auth.indexOf('x-service-api-key')).to.be.lessThan(auth.indexOf('x-plumbline-api-key'));
+  });
+
   it('honours Idempotency-Key on score: a retry replays the report and records no second inquiry', async () => {
     await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
     const send = () =>

@@ -105,6 +105,13 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
     expect(variants.find((v) => v.action === 'usage')!.body).to.equal(null);
     expect(op.requestBody.content['application/json'].schema.oneOf).to.have.length(variants.length - 1);
     expect(op.security).to.deep.include({ ApiKeyHeader: [] });
+    // The seed's header comes first (seed interface §5), Plumbline's own after it.
+    expect(op.security.slice(0, 2)).to.deep.equal([{ ServiceApiKeyHeader: [] }, { ApiKeyHeader: [] }]);
+    expect(doc.components.securitySchemes.ServiceApiKeyHeader).to.include({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-service-api-key',
+    });
   });
 
   it('points every error response at the Problem schema built from ERRORS', () => {
@@ -143,6 +150,7 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
     expect(sec('/api/registry/import', 'post')['x-plumbline-scope']).to.equal('admin');
     expect(sec('/api/projects', 'post').parameters.map((p: Json) => p.name)).to.include('Idempotency-Key');
     expect(Object.keys(doc.components.securitySchemes as Json)).to.have.members([
+      'ServiceApiKeyHeader',
       'ApiKeyHeader',
       'BearerAuth',
       'KeyQuery',

@@ -18,12 +18,20 @@ export interface AuthOptions {
   bearerChallenge?: boolean;
 }
 
+/**
+ * The headers that carry an API key, checked in this order and treated alike: the seed's name
+ * (`x-service-api-key`, seed interface §5), then Plumbline's own (the SDK sends that one).
+ */
+export const API_KEY_HEADERS = ['x-service-api-key', 'x-plumbline-api-key'] as const;
+
 export const UNAUTHENTICATED_DETAIL =
-  'a valid API key is required (x-plumbline-api-key or Authorization: Bearer)';
+  'a valid API key is required (x-service-api-key, x-plumbline-api-key or Authorization: Bearer)';
 
 function presentedKey(req: Request, allowQuery: boolean): string | null {
-  const header = req.get('x-plumbline-api-key');
-  if (header) return header.trim();
+  for (const name of API_KEY_HEADERS) {
+    const header = req.get(name);
+    if (header) return header.trim();
+  }
   const authorization = req.get('authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
