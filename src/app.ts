@@ -20,6 +20,7 @@ import { historyAction } from './lender-api/history.js';
 import { mountCreditReportPdf } from './lender-api/pdf-route.js';
 import { mountPages } from './pages/index.js';
 import { mountProjects } from './projects/routes.js';
+import type { SamApiSource } from './registry/index.js';
 import { mountRegistry } from './registry/routes.js';
 import { mountRegistryImport } from './registry/import-route.js';
 import { mountRails } from './rails/routes.js';
@@ -55,6 +56,8 @@ export interface AppDeps {
   /** Where the service keeps its files (imports, payment instructions). */
   dataDir: string;
   probes?: ReadinessProbes;
+  /** SAM.gov's online API (composed when SAM_API_KEY is set); null/absent = imported extracts only. */
+  samApi?: SamApiSource | null;
   /** Collect Node process metrics (off in tests: prom-client's collectors are process-global). */
   processMetrics?: boolean;
 }
@@ -129,12 +132,12 @@ export function createApp(deps: AppDeps): Express {
   mountHealth(service, deps.probes ?? {});
   const credit = creditView(service);
   const lenderActions: LenderAction[] = [
-    ...creditActions(service),
+    ...creditActions(service, deps.samApi ?? null),
     historyAction(service),
     usageAction(service),
   ];
   mountLenderApi(service, lenderActions);
-  mountCreditReportPdf(service);
+  mountCreditReportPdf(service, deps.samApi ?? null);
   mountLedgerApi(service);
   mountRegistry(service);
   mountRegistryImport(service);

@@ -22,6 +22,7 @@ import {
   type RateLimitOnStoreError,
 } from './platform/rate-limit/index.js';
 import { loadOrCreateSecrets } from './platform/secrets.js';
+import { SamApiSource } from './registry/index.js';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -35,6 +36,8 @@ export interface ComposeOptions {
   signingKey?: string | undefined;
   /** Background verification interval (ms); 0 = only on demand. */
   verifyEveryMs?: number;
+  /** SAM.gov's online API (SAM_API_KEY, SAM_API_BASE_URL); absent = imported extracts only. */
+  samApi?: { apiKey: string; baseUrl: string; timeoutMs?: number } | undefined;
 }
 
 export interface Composed {
@@ -119,6 +122,7 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     verifier,
     publicBaseUrl: opts.publicBaseUrl,
     dataDir: opts.dataDir,
+    samApi: opts.samApi ? new SamApiSource({ ...opts.samApi, clock: opts.clock }) : null,
     ...(redis ? { probes: { redis: () => redis.ping() } } : {}),
   };
   return {

@@ -35,7 +35,13 @@ const composed = await compose({
   keyPepper: config.KEY_PEPPER,
   signingKey: config.LEDGER_SIGNING_KEY,
   verifyEveryMs: 30_000,
+  samApi: config.SAM_API_KEY ? { apiKey: config.SAM_API_KEY, baseUrl: config.SAM_API_BASE_URL } : undefined,
 });
+logger.info(
+  config.SAM_API_KEY
+    ? `SAM_API_KEY set: registry checks ask the SAM.gov API at ${config.SAM_API_BASE_URL} (answers reused 24 h; the imported extracts answer when it fails)`
+    : 'SAM_API_KEY unset: registry checks use only the imported SAM extracts',
+);
 if (!config.REDIS_URL)
   logger.info('REDIS_URL unset: rate limits and idempotency use in-process/SQLite stores (single node only)');
 

@@ -6,7 +6,7 @@ import type { EventInput } from '../platform/ledger/index.js';
 import { derivedEventId } from '../platform/ids.js';
 import type { IsoDate, IsoInstant } from '../projects/facts.js';
 import type { Grade } from './constants.js';
-import type { RegistrySource, RegistryStatus } from './inputs.js';
+import type { RegistryFallback, RegistrySource, RegistryStatus, SamApiAnswer } from './inputs.js';
 import type { BehaviorTransition, BehavioralState, TransitionCause } from './state-machine.js';
 
 /** Payload schema version of every credit event (ARCHITECTURE §3.1 `schema`). */
@@ -39,7 +39,12 @@ export interface RegistryVerifiedData {
   exclusion_active_since: IsoDate | null;
   exclusion_terminated_on: IsoDate | null;
   checked_at: IsoInstant;
+  /** `sam_api` (with `fetched_at`: when SAM.gov answered) or `sam_extract`. */
   source: RegistrySource;
+  /** sam_api: what SAM.gov answered, so the check replays and is reused for SAM_ANSWER_TTL_MS. */
+  sam_answer?: SamApiAnswer;
+  /** The live SAM.gov check failed and the imported extract answered instead. */
+  fallback?: RegistryFallback;
 }
 
 export interface CreditEventMap {
@@ -118,6 +123,8 @@ export function registryVerified(
       exclusion_terminated_on: registry.exclusion_terminated_on,
       checked_at: registry.checked_at,
       source: registry.source,
+      ...(registry.sam_answer ? { sam_answer: registry.sam_answer } : {}),
+      ...(registry.fallback ? { fallback: registry.fallback } : {}),
     },
   };
 }

@@ -17,6 +17,7 @@ export * from './triggers.js';
 export * from './behavior.js';
 export * from './events.js';
 export * from './read-model.js';
+export * from './registry-cache.js';
 export * from './decide.js';
 export * from './improvement.js';
 export * from './eligibility.js';

@@ -37,6 +37,41 @@ export interface RegistrySource {
   kind: 'sam_extract' | 'sam_api';
   file?: string;
   as_of: IsoDate;
+  /** sam_api: the instant SAM.gov's API answered. */
+  fetched_at?: IsoInstant;
+}
+
+/**
+ * What SAM.gov's Entity Management and Exclusions APIs answered about an entity, reduced to the
+ * fields the registry rule reads (no business types: they never reach credit). Recorded on the
+ * RegistryVerified event it produced, so the check replays and the answer is reused (see
+ * registry-cache.ts) instead of asking SAM again.
+ */
+export interface SamApiAnswer {
+  fetched_at: IsoInstant;
+  registrations: {
+    uei: string;
+    cage: string | null;
+    legal_name: string;
+    status: 'active' | 'expired' | 'deleted' | 'inactive';
+    expires_on: IsoDate | null;
+  }[];
+  exclusions: {
+    program: string | null;
+    type: string | null;
+    agency: string | null;
+    active_on: IsoDate | null;
+    /** A date or "Indefinite". */
+    terminates_on: string | null;
+  }[];
+}
+
+/** Why the live SAM.gov check was not used and the imported extract answered instead. */
+export interface RegistryFallback {
+  reason: 'timeout' | 'network' | 'unauthorized' | 'rate_limited' | 'http_error' | 'bad_response';
+  /** SAM's HTTP status, when it answered. */
+  status: number | null;
+  detail: string;
 }
 
 /** The contractor registry check (DOMAIN §5 "Contractor registry"), computed by the registry capability. */
@@ -49,6 +84,10 @@ export interface RegistryStatus {
   exclusion_terminated_on: IsoDate | null;
   checked_at: IsoInstant;
   source: RegistrySource;
+  /** sam_api: the answer the check was made from. */
+  sam_answer?: SamApiAnswer;
+  /** The live check failed and the extract answered (`source` is then sam_extract). */
+  fallback?: RegistryFallback;
 }
 
 /** Every fact the credit rules read about one entity. */

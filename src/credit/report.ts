@@ -27,10 +27,10 @@ import { remediationVelocity, type Remediation } from './remediation.js';
 import { scoreEntity, type CreditScore } from './score.js';
 import { behaviorSnapshot, type BehaviorSnapshot } from './state-machine.js';
 
-/** SPEC §4 `contractor_registry` in the report. */
+/** SPEC §4 `contractor_registry` in the report (`fallback` only when the live SAM.gov check failed). */
 export type ContractorRegistryCheck = Pick<
   RegistryStatus,
-  'registration' | 'exclusions' | 'checked_at' | 'source'
+  'registration' | 'exclusions' | 'checked_at' | 'source' | 'fallback'
 >;
 
 /** Everything the provenance hash covers. */
@@ -103,8 +103,8 @@ export function sealReport(body: CreditReportBody, ledgerHead: LedgerHead): Cred
 }
 
 function registryCheck(registry: RegistryStatus): ContractorRegistryCheck {
-  const { registration, exclusions, checked_at, source } = registry;
-  return { registration, exclusions, checked_at, source };
+  const { registration, exclusions, checked_at, source, fallback } = registry;
+  return { registration, exclusions, checked_at, source, ...(fallback ? { fallback } : {}) };
 }
 
 function reportBody(input: CreditReportInput, credit: CreditScore): CreditReportBody {

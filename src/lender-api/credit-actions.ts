@@ -14,6 +14,7 @@ import { runCommand } from '../platform/http/command.js';
 import { readAnchor } from '../platform/http/ledger-anchor.js';
 import { ProblemError } from '../platform/http/problem.js';
 import type { Service } from '../platform/http/service.js';
+import type { SamApiSource } from '../registry/index.js';
 import { resolveEntity } from '../registry/routes.js';
 import type { EntityRecord } from '../registry/state.js';
 import {
@@ -26,6 +27,7 @@ import {
 } from '../credit/index.js';
 import { defineAction, type LenderAction } from './actions.js';
 import { entityFacts, registryCheckOf, registryStatusOf } from './entity-facts.js';
+import { liveRegistryFor } from './sam-live.js';
 
 const EntityRef = z.string().trim().min(1).max(200);
 export const EntityBody = z.strictObject({ entity: EntityRef });
@@ -76,25 +78,39 @@ function decodeCursor(cursor: string | undefined): number {
 /**
  * Computes an entity's credit report at the current ledger position and records it (with any
  * behavioral transition now due) as a CreditReportIssued inquiry. Shared by `score` and the PDF.
+ * With `sam` (SAM_API_KEY set) the registry check is SAM.gov's live answer (asked first, at the
+ * edge); a fresh answer is recorded as a RegistryVerified beside the inquiry.
  */
-export async function issueCreditReport(s: Service, req: Request, ref: string): Promise<CreditReport> {
+export async function issueCreditReport(
+  s: Service,
+  req: Request,
+  ref: string,
+  sam: SamApiSource | null = null,
+): Promise<CreditReport> {
   const entity = entityOf(s, ref);
+  const live = await liveRegistryFor(s, sam, entity);
   const anchor = await readAnchor(s);
   const committed = await runCommand(s.ledger, req, () => {
     const now = s.clock.now();
+    const facts = entityFacts(s, entity, now, live);
     const issued = creditReportFor(s.runtime.state(creditProjection), {
       entity: entity.legal_name,
-      facts: entityFacts(s, entity, now),
+      facts,
       now,
       ledger_head: anchor,
       viewer_org_id: authOf(req).org_id,
     });
-    return { events: issued.events, result: issued.report };
+    // After the inquiry, so the inquiry's id (derived from an Idempotency-Key by position) is the
+    // same whether or not a retry found this answer already recorded.
+    const learned =
+      live?.kind === 'answer' && live.fresh ? [registryVerified(entity.entity_id, facts.registry)] : [];
+    return { events: [...issued.events, ...learned], result: issued.report };
   });
   return committed.result;
 }
 
-export function creditActions(s: Service): LenderAction[] {
+/** The lender actions; `sam` is the SAM.gov API adapter when SAM_API_KEY is configured. */
+export function creditActions(s: Service, sam: SamApiSource | null = null): LenderAction[] {
   const score = defineAction({
     name: 'score',
     description:
@@ -104,7 +120,7 @@ export function creditActions(s: Service): LenderAction[] {
     counted: true,
     appends: true,
     async handle(req, body) {
-      return (await issueCreditReport(s, req, body.entity)) as unknown as Record<string, unknown>;
+      return (await issueCreditReport(s, req, body.entity, sam)) as unknown as Record<string, unknown>;
     },
   });
 
@@ -153,15 +169,17 @@ export function creditActions(s: Service): LenderAction[] {
   const verify = defineAction({
     name: 'verify',
     description:
-      'Federal contractor registry check (SAM.gov registration and exclusions) for an entity; records RegistryVerified.',
+      'Federal contractor registry check (SAM.gov registration and exclusions) for an entity — live from the SAM.gov API when the service has a SAM_API_KEY (answers reused for 24 h), else from the imported SAM extracts; records RegistryVerified.',
     body_doc: { entity: 'string — legal name, alias/DBA, EIN or ent_ id' },
     schema: EntityBody,
     counted: true,
+    appends: true,
     async handle(req, body) {
       const entity = entityOf(s, body.entity);
+      const live = await liveRegistryFor(s, sam, entity);
       const committed = await runCommand(s.ledger, req, () => {
         const now = s.clock.now();
-        const check = registryCheckOf(s.runtime.state(registryProjection), entity, now);
+        const check = registryCheckOf(s, entity, now, live);
         const status = registryStatusOf(check, now);
         const contractor_registry = {
           registration: check.registration,
@@ -181,6 +199,7 @@ export function creditActions(s: Service): LenderAction[] {
           ),
           source: status.source,
           checked_at: status.checked_at,
+          ...(status.fallback ? { fallback: status.fallback } : {}),
         };
         return {
           events: [registryVerified(entity.entity_id, status)],

@@ -14,27 +14,57 @@ import type { FindingRecord } from '../governance/findings.js';
 import type { CreditView } from '../governance/context.js';
 import {
   verifyContractorRegistry,
+  verifyFromSamAnswer,
   type RegistryCheck,
   type RegistrySource,
 } from '../registry/registry-check.js';
-import type { EntityRecord, RegistryState } from '../registry/state.js';
+import type { EntityRecord } from '../registry/state.js';
 import { factsMemoOf } from './facts-memo.js';
 import {
   planBehavior,
   pralFor,
+  reusableSamAnswer,
   scoreEntity,
   type EntityFacts,
+  type RegistryFallback,
   type RegistryStatus,
+  type SamApiAnswer,
 } from '../credit/index.js';
+import type { LiveRegistry } from './sam-live.js';
 
-export type FullRegistryCheck = RegistryCheck & { source: RegistrySource };
+export type FullRegistryCheck = RegistryCheck & {
+  source: RegistrySource;
+  sam_answer?: SamApiAnswer;
+  fallback?: RegistryFallback;
+};
 
-export function registryCheckOf(state: RegistryState, entity: EntityRecord, now: Date): FullRegistryCheck {
-  return verifyContractorRegistry(
-    state,
-    { legal_name: entity.legal_name, aliases: entity.aliases, uei: entity.uei, cage: entity.cage },
-    isoDate(now),
-  );
+/**
+ * The contractor registry check of an entity as of `now` (pure over the read models and `live`):
+ * from SAM.gov's answer when the edge learned one (`live`) or one recorded less than
+ * SAM_ANSWER_TTL_MS ago is on the ledger; otherwise from the imported extracts, saying why when
+ * the live check failed.
+ */
+export function registryCheckOf(
+  s: Service,
+  entity: EntityRecord,
+  now: Date,
+  live: LiveRegistry | null = null,
+): FullRegistryCheck {
+  const subject = {
+    legal_name: entity.legal_name,
+    aliases: entity.aliases,
+    uei: entity.uei,
+    cage: entity.cage,
+  };
+  const answer =
+    live === null
+      ? reusableSamAnswer(s.runtime.state(creditProjection), entity.entity_id, now)
+      : live.kind === 'answer'
+        ? live.answer
+        : null;
+  if (answer !== null) return { ...verifyFromSamAnswer(subject, answer, isoDate(now)), sam_answer: answer };
+  const extract = verifyContractorRegistry(s.runtime.state(registryProjection), subject, isoDate(now));
+  return live?.kind === 'fallback' ? { ...extract, fallback: live.fallback } : extract;
 }
 
 export function registryStatusOf(check: FullRegistryCheck, now: Date): RegistryStatus {
@@ -54,7 +84,10 @@ export function registryStatusOf(check: FullRegistryCheck, now: Date): RegistryS
     as_of: check.source.as_of ?? isoDate(now),
   };
   if (check.source.file !== undefined) source.file = check.source.file;
+  if (check.source.fetched_at !== undefined) source.fetched_at = check.source.fetched_at;
   return {
+    ...(check.sam_answer ? { sam_answer: check.sam_answer } : {}),
+    ...(check.fallback ? { fallback: check.fallback } : {}),
     registration: check.registration,
     exclusions: check.exclusions,
     exclusion_active_since:
@@ -65,18 +98,36 @@ export function registryStatusOf(check: FullRegistryCheck, now: Date): RegistryS
   };
 }
 
-export function entityFacts(s: Service, entity: EntityRecord, now: Date): EntityFacts {
+/**
+ * The facts the credit rules read about an entity. `live` is what the edge learned from SAM.gov
+ * for this call (see sam-live.ts); without it a recent recorded SAM answer or the extract serves.
+ */
+export function entityFacts(
+  s: Service,
+  entity: EntityRecord,
+  now: Date,
+  live: LiveRegistry | null = null,
+): EntityFacts {
   const g = s.runtime.state(governance);
   const findings: FindingRecord[] = (g.findings_by_entity[entity.entity_id] ?? [])
     .map((id) => g.findings[id]!)
     .filter(Boolean);
+  const registry = registryStatusOf(registryCheckOf(s, entity, now, live), now);
+  // The registry outcome is part of the memo's key: a SAM answer recorded, or one aging out of
+  // reuse, changes it without any fact event.
+  const outcome = [
+    registry.registration,
+    registry.exclusions,
+    registry.exclusion_active_since,
+    registry.exclusion_terminated_on,
+  ].join('|');
   return {
     entity_id: entity.entity_id,
     projects: s.runtime.state(projectsProjection),
     observations: s.runtime.state(observationsProjection),
     findings,
-    registry: registryStatusOf(registryCheckOf(s.runtime.state(registryProjection), entity, now), now),
-    memo: factsMemoOf(s.runtime).for(entity.entity_id),
+    registry,
+    memo: factsMemoOf(s.runtime).for(`${entity.entity_id}|${outcome}`),
   };
 }
 

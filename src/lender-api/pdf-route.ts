@@ -9,6 +9,7 @@ import { authOf, ctxOf } from '../platform/http/context.js';
 import { countRequest } from '../platform/http/rate-limit.js';
 import type { Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
+import type { SamApiSource } from '../registry/index.js';
 import { renderCreditReportPdf } from '../reports/credit-report-pdf.js';
 import { issueCreditReport } from './credit-actions.js';
 
@@ -17,7 +18,7 @@ const PdfQuery = z.strictObject({
   key: z.string().max(200).optional(),
 });
 
-export function mountCreditReportPdf(s: Service): void {
+export function mountCreditReportPdf(s: Service, sam: SamApiSource | null = null): void {
   s.routes.add(
     'GET',
     '/api/credit-report-pdf',
@@ -34,7 +35,7 @@ export function mountCreditReportPdf(s: Service): void {
         ctxOf(req).request_id,
       );
       const { entity } = parseWith(PdfQuery, req.query, 'query');
-      const report = await issueCreditReport(s, req, entity);
+      const report = await issueCreditReport(s, req, entity, sam);
       const pdf = await renderCreditReportPdf(report);
       const filename = `plumbline-credit-${report.entity_id}-${report.as_of.slice(0, 10)}.pdf`;
       res

@@ -19,9 +19,20 @@ export interface RegistrySubject {
   cage: string | null;
 }
 
+/** The fields of a SAM registration the rule reads (what a live SAM.gov answer records). */
+export type CheckedRegistration = Pick<
+  SamRegistrationRecord,
+  'uei' | 'cage' | 'legal_name' | 'status' | 'expires_on'
+>;
+/** The fields of a SAM exclusion record the rule reads. */
+export type CheckedExclusion = Pick<
+  SamExclusionRecord,
+  'program' | 'type' | 'agency' | 'active_on' | 'terminates_on'
+>;
+
 export interface RegistryRecords {
-  registrations: SamRegistrationRecord[];
-  exclusions: SamExclusionRecord[];
+  registrations: CheckedRegistration[];
+  exclusions: CheckedExclusion[];
 }
 
 export interface ExclusionSummary {
@@ -48,12 +59,17 @@ export interface RegistryCheck {
 export interface RegistrySource {
   kind: 'sam_extract' | 'sam_api';
   file?: string;
-  /** The oldest `as_of` of the extracts the check read: it is only as fresh as its stalest input. */
+  /**
+   * The oldest `as_of` of the extracts the check read (it is only as fresh as its stalest input),
+   * or the day SAM.gov's API answered.
+   */
   as_of: string | null;
+  /** sam_api: the instant SAM.gov's API answered. */
+  fetched_at?: string;
 }
 
 /** YYYY-MM-DD strings compare correctly as strings. */
-function registrationActive(record: SamRegistrationRecord, today: string): boolean {
+function registrationActive(record: CheckedRegistration, today: string): boolean {
   return record.status === 'active' && record.expires_on !== null && record.expires_on >= today;
 }
 
@@ -62,7 +78,7 @@ function registrationActive(record: SamRegistrationRecord, today: string): boole
  * contractor (fail closed): no active date = in effect since it was listed; no termination date =
  * no known end (the real extract has such rows: stub records with only a name and identifiers).
  */
-export function exclusionInEffect(record: SamExclusionRecord, today: string): boolean {
+export function exclusionInEffect(record: CheckedExclusion, today: string): boolean {
   const started = record.active_on === null || record.active_on <= today;
   const end = record.terminates_on;
   const notEnded = end === null || end === INDEFINITE || end >= today;
@@ -136,4 +152,17 @@ export function verifyContractorRegistry(
 ): RegistryCheck & { source: RegistrySource } {
   const check = checkContractorRegistry(subject, findRegistryRecords(state, subject), today);
   return { ...check, source: extractSource(state) };
+}
+
+/** The check over what SAM.gov's API answered at `fetched_at` (an ISO instant), with its source. */
+export function verifyFromSamAnswer(
+  subject: RegistrySubject,
+  answer: RegistryRecords & { fetched_at: string },
+  today: string,
+): RegistryCheck & { source: RegistrySource } {
+  const check = checkContractorRegistry(subject, answer, today);
+  return {
+    ...check,
+    source: { kind: 'sam_api', as_of: answer.fetched_at.slice(0, 10), fetched_at: answer.fetched_at },
+  };
 }

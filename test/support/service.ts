@@ -33,7 +33,13 @@ export interface TestService {
 }
 
 export async function startService(
-  opts: { redisUrl?: string; onStoreError?: RateLimitOnStoreError; now?: string } = {},
+  opts: {
+    redisUrl?: string;
+    onStoreError?: RateLimitOnStoreError;
+    now?: string;
+    /** SAM.gov's API, e.g. a local stub server (test/support/sam-stub.ts). */
+    samApi?: { apiKey: string; baseUrl: string; timeoutMs?: number };
+  } = {},
 ): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plumbline-api-'));
   const clock = new ManualClock(opts.now ?? '2026-06-15T12:00:00Z');
@@ -43,6 +49,7 @@ export async function startService(
     logger: silentLogger,
     redisUrl: opts.redisUrl,
     ...(opts.onStoreError ? { onStoreError: opts.onStoreError } : {}),
+    ...(opts.samApi ? { samApi: opts.samApi } : {}),
     publicBaseUrl: 'http://plumbline.test',
     keyPepper: 'test-pepper-0123456789abcdef0123456789',
     signingKey: 'test-signing-key-0123456789abcdef01234',
