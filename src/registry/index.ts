@@ -10,7 +10,13 @@ export * from './normalize.js';
 export * from './records.js';
 export * from './registry-check.js';
 export * from './state.js';
-export { SamApiSource, SAM_API_TIMEOUT_MS, type SamApiOptions } from './sam/api.js';
+export {
+  SamApiSource,
+  SAM_API_MAX_BODY_BYTES,
+  SAM_API_TIMEOUT_MS,
+  type SamApiOptions,
+  type SamSubjectAnswer,
+} from './sam/api.js';
 export {
   importSamFile,
   IMPORT_BATCH_SIZE,
