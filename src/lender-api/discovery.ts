@@ -39,7 +39,10 @@ export const REPORT_SCHEMA = {
     registration: 'active | inactive',
     exclusions: 'clear | excluded',
     checked_at: 'ISO-8601',
-    source: 'sam_extract | sam_api',
+    source:
+      '{kind: sam_extract | sam_api, file?, as_of, fetched_at? (sam_api: when SAM.gov answered; reused 24 h)}',
+    fallback:
+      'only when the live SAM.gov check failed: {reason: timeout | network | unauthorized | rate_limited | http_error | bad_response, status, detail}; the extract answered',
   },
   provenance_hash:
     'SHA-256 hex of the RFC 8785 canonical JSON of the report without provenance_hash and provenance',

@@ -31,7 +31,21 @@ const registrySource = z.looseObject({
   kind: z.enum(['sam_extract', 'sam_api']),
   file: str.optional(),
   as_of: str,
+  fetched_at: str
+    .optional()
+    .meta({ description: 'sam_api: when SAM.gov answered (answers are reused for 24 hours).' }),
 });
+const registryFallback = z
+  .looseObject({
+    reason: z.enum(['timeout', 'network', 'unauthorized', 'rate_limited', 'http_error', 'bad_response']),
+    status: nullable(int),
+    detail: str,
+  })
+  .optional()
+  .meta({
+    description:
+      'Present when the live SAM.gov check (SAM_API_KEY configured) failed and the imported extract answered instead.',
+  });
 const ok = z.literal(true);
 
 export const CreditReportSchema = z.looseObject({
@@ -78,6 +92,7 @@ export const CreditReportSchema = z.looseObject({
     exclusions: z.enum(['clear', 'excluded']),
     checked_at: str,
     source: registrySource,
+    fallback: registryFallback,
   }),
   provenance_hash: hex64,
   provenance: ProvenanceSchema,
@@ -114,15 +129,16 @@ export const RegistryVerificationSchema = z.looseObject({
     registration_expires_on: nullable(str),
     exclusion_records: z.array(
       z.looseObject({
-        program: str,
-        type: str,
-        agency: str,
+        program: nullable(str),
+        type: nullable(str),
+        agency: nullable(str),
         active_on: nullable(str),
         terminates_on: nullable(str),
       }),
     ),
     source: registrySource,
     checked_at: str,
+    fallback: registryFallback,
   }),
 });
 

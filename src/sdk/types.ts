@@ -69,6 +69,16 @@ export interface RegistrySourceRef {
   kind: 'sam_extract' | 'sam_api';
   file?: string;
   as_of: string;
+  /** sam_api: when SAM.gov answered (the service reuses an answer for 24 hours). */
+  fetched_at?: string;
+}
+
+/** Present when the service's live SAM.gov check failed and its imported extract answered instead. */
+export interface RegistryFallback {
+  reason: 'timeout' | 'network' | 'unauthorized' | 'rate_limited' | 'http_error' | 'bad_response';
+  /** SAM.gov's HTTP status, when it answered. */
+  status: number | null;
+  detail: string;
 }
 
 export interface CreditReport {
@@ -106,6 +116,7 @@ export interface CreditReport {
     exclusions: 'clear' | 'excluded';
     checked_at: IsoInstant;
     source: RegistrySourceRef;
+    fallback?: RegistryFallback;
   };
   /** SHA-256 of the JCS of the report without provenance_hash/provenance. */
   provenance_hash: string;
@@ -147,14 +158,15 @@ export interface RegistryVerification {
     legal_name: string | null;
     registration_expires_on: string | null;
     exclusion_records: {
-      program: string;
-      type: string;
-      agency: string;
+      program: string | null;
+      type: string | null;
+      agency: string | null;
       active_on: string | null;
       terminates_on: string | null;
     }[];
     source: RegistrySourceRef;
     checked_at: IsoInstant;
+    fallback?: RegistryFallback;
   };
 }
 
