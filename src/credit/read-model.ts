@@ -8,6 +8,7 @@ import type { SealedEvent } from '../platform/ledger/index.js';
 import type { IsoInstant } from '../projects/facts.js';
 import type { Grade } from './constants.js';
 import type { CreditEventMap, RegistryVerifiedData } from './events.js';
+import type { SamApiAnswer } from './inputs.js';
 import { recordTransition, type BehaviorRecord } from './state-machine.js';
 import {
   compositeDropTriggers,
@@ -40,6 +41,8 @@ export interface EntityCreditRecord {
   behavior: BehaviorRecord | null;
   inquiries: InquiryRecord[];
   verifications: VerificationRecord[];
+  /** The latest SAM.gov API answer recorded (registry-cache.ts decides whether it is reused). */
+  sam_answer?: SamApiAnswer;
   /**
    * The drop rule over the inquiries so far, kept as they fold in; null once a report arrived dated
    * before an earlier one (clock skew between nodes), after which the rule re-reads the history.
@@ -101,7 +104,9 @@ export function evolveCredit(state: CreditState, event: SealedEvent): CreditStat
     }
     case 'RegistryVerified': {
       const { entity_id, ...check } = event.data as CreditEventMap['RegistryVerified'];
-      recordOf(state, entity_id).verifications.push({ seq: event.seq, org_id, ...check });
+      const record = recordOf(state, entity_id);
+      record.verifications.push({ seq: event.seq, org_id, ...check });
+      if (check.sam_answer) record.sam_answer = check.sam_answer;
       return state;
     }
     default:

@@ -19,11 +19,7 @@ export function samAnswerExpiresAt(fetchedAt: IsoInstant): IsoInstant {
 
 /** The entity's latest recorded SAM.gov answer while it is younger than SAM_ANSWER_TTL_MS, else null. */
 export function reusableSamAnswer(state: CreditState, entityId: string, now: Date): SamApiAnswer | null {
-  const verifications = state.entities[entityId]?.verifications ?? [];
-  for (let i = verifications.length - 1; i >= 0; i -= 1) {
-    const answer = verifications[i]!.sam_answer;
-    if (answer === undefined) continue;
-    return now.getTime() < Date.parse(samAnswerExpiresAt(answer.fetched_at)) ? answer : null;
-  }
-  return null;
+  const answer = state.entities[entityId]?.sam_answer;
+  if (answer === undefined) return null;
+  return now.getTime() < Date.parse(samAnswerExpiresAt(answer.fetched_at)) ? answer : null;
 }

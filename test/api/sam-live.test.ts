@@ -148,6 +148,27 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
     expect(await verifications(keystone)).to.have.length(3);
   });
 
+  it('reuses a recorded answer after a restart: the cache is the ledger, not the process', async () => {
+    sam.answer(
+      entitiesPage(samEntity({ uei: KEYSTONE_UEI, name: 'KEYSTONE BUILDERS INC' })),
+      exclusionsPage(),
+    );
+    expect((await lender('verify', { entity: keystone })).body.contractor_registry.source.kind).to.equal(
+      'sam_api',
+    );
+    expect(sam.requests).to.have.length(2);
+    await svc.restart();
+    svc.clock.advance(60 * 60 * 1000);
+    const after = await lender('verify', { entity: keystone });
+    expect(after.status).to.equal(200);
+    expect(after.body.contractor_registry.source).to.deep.equal({
+      kind: 'sam_api',
+      as_of: '2026-06-15',
+      fetched_at: NOW,
+    });
+    expect(sam.requests).to.have.length(2);
+  });
+
   it('reports an exclusion SAM lists as excluded, in verify and in the score (F, DENY), and records it', async () => {
     sam.answer(
       entitiesPage(samEntity({ uei: KEYSTONE_UEI, name: 'KEYSTONE BUILDERS INC', exclusionFlag: 'D' })),

@@ -29,6 +29,8 @@ export interface TestService {
   dataDir: string;
   key(org: string, scopes?: ApiKeyScope[]): Promise<IssuedKey>;
   head(): Promise<number>;
+  /** Stops the service and starts it again on the same data directory (a process restart). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,29 +45,38 @@ export async function startService(
 ): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plumbline-api-'));
   const clock = new ManualClock(opts.now ?? '2026-06-15T12:00:00Z');
-  const composed = await compose({
-    dataDir,
+  const composeHere = () =>
+    compose({
+      dataDir,
+      clock,
+      logger: silentLogger,
+      redisUrl: opts.redisUrl,
+      ...(opts.onStoreError ? { onStoreError: opts.onStoreError } : {}),
+      ...(opts.samApi ? { samApi: opts.samApi } : {}),
+      publicBaseUrl: 'http://plumbline.test',
+      keyPepper: 'test-pepper-0123456789abcdef0123456789',
+      signingKey: 'test-signing-key-0123456789abcdef01234',
+    });
+  const first = await composeHere();
+  const svc: TestService = {
+    app: createApp(first.deps),
     clock,
-    logger: silentLogger,
-    redisUrl: opts.redisUrl,
-    ...(opts.onStoreError ? { onStoreError: opts.onStoreError } : {}),
-    ...(opts.samApi ? { samApi: opts.samApi } : {}),
-    publicBaseUrl: 'http://plumbline.test',
-    keyPepper: 'test-pepper-0123456789abcdef0123456789',
-    signingKey: 'test-signing-key-0123456789abcdef01234',
-  });
-  const app = createApp(composed.deps);
-  return {
-    app,
-    clock,
-    composed,
+    composed: first,
     dataDir,
-    key: (org, scopes = ALL_SCOPES) =>
-      issueKey(composed.deps.ledger, composed.deps.runtime, composed.deps.secrets, { org_name: org, scopes }),
-    head: async () => (await composed.store.head()).seq,
+    key: (org, scopes = ALL_SCOPES) => {
+      const { ledger, runtime, secrets } = svc.composed.deps;
+      return issueKey(ledger, runtime, secrets, { org_name: org, scopes });
+    },
+    head: async () => (await svc.composed.store.head()).seq,
+    async restart() {
+      await svc.composed.close();
+      svc.composed = await composeHere();
+      svc.app = createApp(svc.composed.deps);
+    },
     async close() {
-      await composed.close();
+      await svc.composed.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return svc;
 }
