@@ -10,9 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import type { IssuedKey } from '../../src/orgs/keys.js';
 import { SAM_ANSWER_TTL_MS } from '../../src/credit/index.js';
-import type { SealedEvent } from '../../src/platform/ledger/envelope.js';
 import { REPO_ROOT } from '../support/cli.js';
 import {
   entitiesPage,
@@ -25,6 +23,7 @@ import {
   startSamStub,
   type SamStub,
 } from '../support/sam-stub.js';
+import { useSamService } from '../support/sam-service.js';
 import { startService, type TestService } from '../support/service.js';
 
 const SAM_KEY = 'SAM-TEST-KEY-5d2a91';
@@ -33,51 +32,20 @@ const KEYSTONE_UEI = 'KSTNBLDRS123';
 
 describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
   this.timeout(30_000);
-  let sam: SamStub;
-  let svc: TestService;
-  let key: IssuedKey;
-  let keystone: string;
-
-  before(async () => {
-    sam = await startSamStub();
-  });
-  after(async () => {
-    await sam.stop();
-  });
-  beforeEach(async () => {
-    sam.reset();
-    svc = await startService({ now: NOW, samApi: { apiKey: SAM_KEY, baseUrl: sam.url, timeoutMs: 300 } });
-    key = await svc.key('First Builders Bank');
-    keystone = await entity({
+  const h = useSamService({
+    apiKey: SAM_KEY,
+    now: NOW,
+    entity: {
       legal_name: 'Keystone Builders, Inc.',
       roles: ['general_contractor'],
       uei: KEYSTONE_UEI,
       cage: '4KST1',
-    });
+    },
   });
-  afterEach(async () => {
-    await svc.close();
-  });
-
-  async function entity(body: Record<string, unknown>): Promise<string> {
-    const res = await request(svc.app)
-      .post('/api/entities')
-      .set('Authorization', `Bearer ${key.key}`)
-      .send(body);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return String(res.body.id);
-  }
-  const lender = (action: string, body: object, headers: Record<string, string> = {}) =>
-    request(svc.app)
-      .post(`/api/lender-credit?action=${action}`)
-      .set('x-service-api-key', key.key)
-      .set(headers)
-      .send(body);
-  const verifications = async (entityId: string): Promise<SealedEvent[]> =>
-    (await svc.composed.store.readStream(`entity-${entityId}`)).filter((e) => e.type === 'RegistryVerified');
+  const { lender, verifications, entity } = h;
 
   it('asks SAM by UEI, answers from what it learned and records it as RegistryVerified from sam_api', async () => {
-    sam.answer(
+    h.sam.answer(
       entitiesPage(samEntity({ uei: KEYSTONE_UEI, name: 'KEYSTONE BUILDERS INC', cage: '4KST1' })),
       exclusionsPage(),
     );
@@ -94,12 +62,12 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
       source: { kind: 'sam_api', as_of: '2026-06-15', fetched_at: NOW },
       checked_at: NOW,
     });
-    expect(sam.requests.map((u) => u.pathname).sort()).to.deep.equal([SAM_ENTITIES, SAM_EXCLUSIONS]);
-    for (const asked of sam.requests) {
+    expect(h.sam.requests.map((u) => u.pathname).sort()).to.deep.equal([SAM_ENTITIES, SAM_EXCLUSIONS]);
+    for (const asked of h.sam.requests) {
       expect(asked.searchParams.get('ueiSAM')).to.equal(KEYSTONE_UEI);
       expect(asked.searchParams.get('api_key')).to.equal(SAM_KEY);
     }
-    const [event] = await verifications(keystone);
+    const [event] = await verifications(h.entityId);
     expect(event?.data).to.deep.include({
       registration: 'active',
       exclusions: 'clear',
@@ -122,55 +90,55 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
   });
 
   it('reuses a recorded answer for 24 hours (SAM is not asked again), then asks afresh', async () => {
-    sam.answer(
+    h.sam.answer(
       entitiesPage(samEntity({ uei: KEYSTONE_UEI, name: 'KEYSTONE BUILDERS INC' })),
       exclusionsPage(),
     );
-    expect((await lender('verify', { entity: keystone })).status).to.equal(200);
-    expect(sam.requests).to.have.length(2);
+    expect((await lender('verify', { entity: h.entityId })).status).to.equal(200);
+    expect(h.sam.requests).to.have.length(2);
 
-    svc.clock.advance(SAM_ANSWER_TTL_MS - 1000);
-    const reused = await lender('verify', { entity: keystone });
+    h.svc.clock.advance(SAM_ANSWER_TTL_MS - 1000);
+    const reused = await lender('verify', { entity: h.entityId });
     expect(reused.body.contractor_registry.source).to.deep.equal({
       kind: 'sam_api',
       as_of: '2026-06-15',
       fetched_at: NOW,
     });
-    const scored = await lender('score', { entity: keystone });
+    const scored = await lender('score', { entity: h.entityId });
     expect(scored.body.contractor_registry).to.deep.include({ registration: 'active', exclusions: 'clear' });
     expect(scored.body.contractor_registry.source.kind).to.equal('sam_api');
-    expect(sam.requests).to.have.length(2);
+    expect(h.sam.requests).to.have.length(2);
 
-    svc.clock.advance(1000);
-    const fresh = await lender('verify', { entity: keystone });
+    h.svc.clock.advance(1000);
+    const fresh = await lender('verify', { entity: h.entityId });
     expect(fresh.body.contractor_registry.source.fetched_at).to.equal('2026-06-16T12:00:00.000Z');
-    expect(sam.requests).to.have.length(4);
-    expect(await verifications(keystone)).to.have.length(3);
+    expect(h.sam.requests).to.have.length(4);
+    expect(await verifications(h.entityId)).to.have.length(3);
   });
 
   it('reuses a recorded answer after a restart: the cache is the ledger, not the process', async () => {
-    sam.answer(
+    h.sam.answer(
       entitiesPage(samEntity({ uei: KEYSTONE_UEI, name: 'KEYSTONE BUILDERS INC' })),
       exclusionsPage(),
     );
-    expect((await lender('verify', { entity: keystone })).body.contractor_registry.source.kind).to.equal(
+    expect((await lender('verify', { entity: h.entityId })).body.contractor_registry.source.kind).to.equal(
       'sam_api',
     );
-    expect(sam.requests).to.have.length(2);
-    await svc.restart();
-    svc.clock.advance(60 * 60 * 1000);
-    const after = await lender('verify', { entity: keystone });
+    expect(h.sam.requests).to.have.length(2);
+    await h.svc.restart();
+    h.svc.clock.advance(60 * 60 * 1000);
+    const after = await lender('verify', { entity: h.entityId });
     expect(after.status).to.equal(200);
     expect(after.body.contractor_registry.source).to.deep.equal({
       kind: 'sam_api',
       as_of: '2026-06-15',
       fetched_at: NOW,
     });
-    expect(sam.requests).to.have.length(2);
+    expect(h.sam.requests).to.have.length(2);
   });
 
   it('reports an exclusion SAM lists as excluded, in verify and in the score (F, DENY), and records it', async () => {
-    sam.answer(
+    h.sam.answer(
       entitiesPage(samEntity({ uei: KEYSTONE_UEI, name: 'KEYSTONE BUILDERS INC', exclusionFlag: 'D' })),
       exclusionsPage(
         samExclusion({ uei: KEYSTONE_UEI, name: 'KEYSTONE BUILDERS INC', activate: '03-01-2026' }),
@@ -191,10 +159,10 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
     });
     expect(scored.body.credit.grade).to.equal('F');
     expect(scored.body.behavioral.state).to.equal('SUSPENDED');
-    const [recorded] = await verifications(keystone);
+    const [recorded] = await verifications(h.entityId);
     expect(recorded?.data).to.deep.include({ exclusions: 'excluded', exclusion_active_since: '2026-03-01' });
 
-    const verified = await lender('verify', { entity: keystone });
+    const verified = await lender('verify', { entity: h.entityId });
     expect(verified.body.contractor_registry.exclusion_records).to.deep.equal([
       {
         program: 'Reciprocal',
@@ -204,14 +172,14 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
         terminates_on: 'Indefinite',
       },
     ]);
-    const eligibility = await lender('eligibility', { entity: keystone });
+    const eligibility = await lender('eligibility', { entity: h.entityId });
     expect(eligibility.body.payment_recommendation.pral).to.equal('DENY');
-    expect(sam.requests).to.have.length(2);
+    expect(h.sam.requests).to.have.length(2);
   });
 
   it('reports an entity SAM does not know as inactive and clear, from sam_api', async () => {
-    sam.answer(entitiesPage(), exclusionsPage());
-    const res = await lender('verify', { entity: keystone });
+    h.sam.answer(entitiesPage(), exclusionsPage());
+    const res = await lender('verify', { entity: h.entityId });
     expect(res.body.contractor_registry).to.deep.include({
       registration: 'inactive',
       exclusions: 'clear',
@@ -223,7 +191,7 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
 
   it('asks by name when the entity has no UEI or CAGE, keeping only records of that name', async () => {
     const quarry = await entity({ legal_name: 'Quarry Hill Masonry LLC', roles: ['subcontractor'] });
-    sam.answer(
+    h.sam.answer(
       entitiesPage(
         samEntity({ uei: 'QRYHILL00001', name: 'QUARRY HILL MASONRY, L.L.C.' }),
         samEntity({ uei: 'QRYHILL00002', name: 'QUARRY HILL MASONRY AND STONE INC' }),
@@ -232,10 +200,10 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
     );
     const res = await lender('verify', { entity: quarry });
     expect(
-      sam.requests.find((u) => u.pathname === SAM_ENTITIES)?.searchParams.get('legalBusinessName'),
+      h.sam.requests.find((u) => u.pathname === SAM_ENTITIES)?.searchParams.get('legalBusinessName'),
     ).to.equal('Quarry Hill Masonry LLC');
     expect(
-      sam.requests.find((u) => u.pathname === SAM_EXCLUSIONS)?.searchParams.get('exclusionName'),
+      h.sam.requests.find((u) => u.pathname === SAM_EXCLUSIONS)?.searchParams.get('exclusionName'),
     ).to.equal('Quarry Hill Masonry LLC');
     expect(res.body.contractor_registry).to.deep.include({
       registration: 'active',
@@ -256,9 +224,9 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
 
   describe('SAM failing never fails the call: the imported extract answers and the report says so', () => {
     async function importExclusions(): Promise<void> {
-      const admin = await svc.key('Plumbline Operations', ['admin']);
+      const admin = await h.svc.key('Plumbline Operations', ['admin']);
       const csv = readFileSync(join(REPO_ROOT, 'test/fixtures/sam/exclusions-small.csv'));
-      const res = await request(svc.app)
+      const res = await request(h.svc.app)
         .post('/api/registry/import')
         .set('Authorization', `Bearer ${admin.key}`)
         .set('Content-Type', 'text/csv')
@@ -277,24 +245,24 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
               { code: '900804', message: 'Message throttled out' },
               { 'retry-after': '3600' },
             );
-          sam.on(SAM_ENTITIES, limited);
-          sam.on(SAM_EXCLUSIONS, limited);
+          h.sam.on(SAM_ENTITIES, limited);
+          h.sam.on(SAM_EXCLUSIONS, limited);
         },
         reason: 'rate_limited',
         status: 429,
       },
-      { name: 'a hung server (timeout)', arrange: () => sam.hang(), reason: 'timeout', status: null },
+      { name: 'a hung server (timeout)', arrange: () => h.sam.hang(), reason: 'timeout', status: null },
       {
         name: 'a malformed body',
-        arrange: () => sam.answer('{"entityData": [', exclusionsPage()),
+        arrange: () => h.sam.answer('{"entityData": [', exclusionsPage()),
         reason: 'bad_response',
         status: 200,
       },
       {
         name: 'a 503 outage',
         arrange: () => {
-          sam.on(SAM_ENTITIES, (_req, res) => sendJson(res, 503, '<html>Service Unavailable</html>'));
-          sam.on(SAM_EXCLUSIONS, (_req, res) => sendJson(res, 200, exclusionsPage()));
+          h.sam.on(SAM_ENTITIES, (_req, res) => sendJson(res, 503, '<html>Service Unavailable</html>'));
+          h.sam.on(SAM_EXCLUSIONS, (_req, res) => sendJson(res, 200, exclusionsPage()));
         },
         reason: 'http_error',
         status: 503,
@@ -304,18 +272,18 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
       it(`on ${name}`, async () => {
         await importExclusions();
         arrange();
-        const res = await lender('verify', { entity: keystone });
+        const res = await lender('verify', { entity: h.entityId });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         const registry = res.body.contractor_registry;
         expect(registry.source.kind).to.equal('sam_extract');
         expect(registry.source.file).to.be.a('string');
         expect(registry.fallback).to.include({ reason, status });
         expect(registry.fallback.detail).to.match(/the imported SAM extract answered instead\.$/);
-        const [event] = await verifications(keystone);
+        const [event] = await verifications(h.entityId);
         expect(event?.data).to.deep.include({ fallback: registry.fallback });
         expect(event?.data).not.to.have.property('sam_answer');
 
-        const scored = await lender('score', { entity: keystone });
+        const scored = await lender('score', { entity: h.entityId });
         expect(scored.status).to.equal(200);
         expect(scored.body.contractor_registry.fallback).to.include({ reason });
       });
@@ -327,44 +295,52 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
         calls += 1;
         sendJson(res, 429, { message: 'Message throttled out' }, { 'retry-after': '600' });
       };
-      sam.on(SAM_ENTITIES, limited);
-      sam.on(SAM_EXCLUSIONS, limited);
+      h.sam.on(SAM_ENTITIES, limited);
+      h.sam.on(SAM_EXCLUSIONS, limited);
       expect(
-        (await lender('verify', { entity: keystone })).body.contractor_registry.fallback.reason,
+        (await lender('verify', { entity: h.entityId })).body.contractor_registry.fallback.reason,
       ).to.equal('rate_limited');
       const asked = calls;
-      svc.clock.advance(599_000);
-      const paused = await lender('verify', { entity: keystone });
+      h.svc.clock.advance(599_000);
+      const paused = await lender('verify', { entity: h.entityId });
       expect(paused.body.contractor_registry.fallback).to.include({ reason: 'rate_limited', status: null });
       expect(calls).to.equal(asked);
-      sam.answer(
+      h.sam.answer(
         entitiesPage(samEntity({ uei: KEYSTONE_UEI, name: 'KEYSTONE BUILDERS INC' })),
         exclusionsPage(),
       );
-      svc.clock.advance(1000);
-      const back = await lender('verify', { entity: keystone });
+      h.svc.clock.advance(1000);
+      const back = await lender('verify', { entity: h.entityId });
       expect(back.body.contractor_registry.source.kind).to.equal('sam_api');
     });
   });
 
   it('honours Idempotency-Key on verify: a retry replays, records once and does not ask SAM again', async () => {
-    sam.answer(
+    h.sam.answer(
       entitiesPage(samEntity({ uei: KEYSTONE_UEI, name: 'KEYSTONE BUILDERS INC' })),
       exclusionsPage(),
     );
-    const first = await lender('verify', { entity: keystone }, { 'Idempotency-Key': 'verify-keystone-01' });
+    const first = await lender(
+      'verify',
+      { entity: h.entityId },
+      { 'Idempotency-Key': 'verify-h.entityId-01' },
+    );
     expect(first.status).to.equal(200);
-    const head = await svc.head();
-    const again = await lender('verify', { entity: keystone }, { 'Idempotency-Key': 'verify-keystone-01' });
+    const head = await h.svc.head();
+    const again = await lender(
+      'verify',
+      { entity: h.entityId },
+      { 'Idempotency-Key': 'verify-h.entityId-01' },
+    );
     expect(again.headers['idempotent-replayed']).to.equal('true');
     expect(again.body).to.deep.equal(first.body);
-    expect(await svc.head()).to.equal(head);
-    expect(await verifications(keystone)).to.have.length(1);
-    expect(sam.requests).to.have.length(2);
+    expect(await h.svc.head()).to.equal(head);
+    expect(await verifications(h.entityId)).to.have.length(1);
+    expect(h.sam.requests).to.have.length(2);
     const reused = await lender(
       'verify',
       { entity: 'Someone Else' },
-      { 'Idempotency-Key': 'verify-keystone-01' },
+      { 'Idempotency-Key': 'verify-h.entityId-01' },
     );
     expect(reused.status).to.equal(422);
     expect(reused.body).to.include({ ok: false, code: 'IDEMPOTENCY_KEY_REUSED' });

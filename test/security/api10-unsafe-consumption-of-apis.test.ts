@@ -14,7 +14,6 @@
 import type { ServerResponse } from 'node:http';
 import { expect } from 'chai';
 import request from 'supertest';
-import type { IssuedKey } from '../../src/orgs/keys.js';
 import type { SealedEvent } from '../../src/platform/ledger/envelope.js';
 import { SAM_API_MAX_BODY_BYTES } from '../../src/registry/index.js';
 import {
@@ -24,11 +23,9 @@ import {
   SAM_EXCLUSIONS,
   samEntity,
   sendJson,
-  startSamStub,
-  type SamStub,
   type SamStubHandler,
 } from '../support/sam-stub.js';
-import { startService, type TestService } from '../support/service.js';
+import { useSamService } from '../support/sam-service.js';
 
 const SAM_KEY = 'SAM-SECRET-KEY-0c1d2e3f';
 const UEI = 'HRBRVWBLD001';
@@ -136,39 +133,14 @@ const CASES: HostileCase[] = [
 
 describe('OWASP API10:2023 unsafe consumption of APIs: SAM.gov answers are untrusted', function () {
   this.timeout(30_000);
-  let sam: SamStub;
-  let svc: TestService;
-  let key: IssuedKey;
-  let entityId: string;
-
-  before(async () => {
-    sam = await startSamStub();
+  const h = useSamService({
+    apiKey: SAM_KEY,
+    entity: { legal_name: 'Harbor View Builders LLC', roles: ['general_contractor'], uei: UEI },
   });
-  after(async () => {
-    await sam.stop();
-  });
-  beforeEach(async () => {
-    sam.reset();
-    svc = await startService({ samApi: { apiKey: SAM_KEY, baseUrl: sam.url, timeoutMs: 300 } });
-    key = await svc.key('First Builders Bank');
-    const res = await request(svc.app)
-      .post('/api/entities')
-      .set('Authorization', `Bearer ${key.key}`)
-      .send({ legal_name: 'Harbor View Builders LLC', roles: ['general_contractor'], uei: UEI });
-    entityId = String(res.body.id);
-  });
-  afterEach(async () => {
-    await svc.close();
-  });
-
-  const lender = (action: string) =>
-    request(svc.app)
-      .post(`/api/lender-credit?action=${action}`)
-      .set('x-service-api-key', key.key)
-      .send({ entity: entityId });
+  const lender = (action: string) => h.lender(action, { entity: h.entityId });
 
   async function ledgerText(): Promise<{ text: string; verifications: SealedEvent[] }> {
-    const events = await svc.composed.store.read(1, 10_000);
+    const events = await h.svc.composed.store.read(1, 10_000);
     return {
       text: JSON.stringify(events),
       verifications: events.filter((e) => e.type === 'RegistryVerified'),
@@ -177,8 +149,8 @@ describe('OWASP API10:2023 unsafe consumption of APIs: SAM.gov answers are untru
 
   for (const hostile of CASES) {
     it(`answers from the extract on ${hostile.name}, and keeps SAM's bytes out of the ledger`, async () => {
-      sam.on(SAM_ENTITIES, hostile.entities);
-      sam.on(SAM_EXCLUSIONS, hostile.exclusions ?? ok(exclusionsPage()));
+      h.sam.on(SAM_ENTITIES, hostile.entities);
+      h.sam.on(SAM_EXCLUSIONS, hostile.exclusions ?? ok(exclusionsPage()));
       const verified = await lender('verify');
       expect(verified.status, verified.text.slice(0, 300)).to.equal(200);
       const registry = verified.body.contractor_registry;
@@ -202,7 +174,7 @@ describe('OWASP API10:2023 unsafe consumption of APIs: SAM.gov answers are untru
       expect(verifications[0]!.data).not.to.have.property('sam_answer');
       expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
       // Still serving.
-      expect((await request(svc.app).get('/healthz')).status).to.equal(200);
+      expect((await request(h.svc.app).get('/healthz')).status).to.equal(200);
     });
   }
 
@@ -212,7 +184,7 @@ describe('OWASP API10:2023 unsafe consumption of APIs: SAM.gov answers are untru
       constructor: { prototype: { polluted: true } },
       extra: HOSTILE_MARK,
     };
-    sam.on(
+    h.sam.on(
       SAM_ENTITIES,
       raw(
         200,
@@ -222,7 +194,7 @@ describe('OWASP API10:2023 unsafe consumption of APIs: SAM.gov answers are untru
         ),
       ),
     );
-    sam.on(SAM_EXCLUSIONS, ok(exclusionsPage()));
+    h.sam.on(SAM_EXCLUSIONS, ok(exclusionsPage()));
     const res = await lender('verify');
     expect(res.status).to.equal(200);
     expect(res.body.contractor_registry.source.kind).to.equal('sam_api');
@@ -243,7 +215,7 @@ describe('OWASP API10:2023 unsafe consumption of APIs: SAM.gov answers are untru
   });
 
   it('keeps only the records that match the entity asked about; dates it cannot read stay unknown', async () => {
-    sam.on(
+    h.sam.on(
       SAM_ENTITIES,
       ok(
         entitiesPage(
@@ -252,7 +224,7 @@ describe('OWASP API10:2023 unsafe consumption of APIs: SAM.gov answers are untru
         ),
       ),
     );
-    sam.on(SAM_EXCLUSIONS, ok(exclusionsPage()));
+    h.sam.on(SAM_EXCLUSIONS, ok(exclusionsPage()));
     const res = await lender('verify');
     expect(res.status).to.equal(200);
     // The only record for this UEI has no readable expiry: not active (fail closed).

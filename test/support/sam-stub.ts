@@ -23,6 +23,7 @@ export function samEntity(fields: {
   uei: string;
   name: string;
   cage?: string | null;
+  dba?: string | null;
   status?: string;
   expires?: string;
   exclusionFlag?: string;
@@ -34,7 +35,7 @@ export function samEntity(fields: {
       ueiDUNS: null,
       cageCode: fields.cage ?? null,
       legalBusinessName: fields.name,
-      dbaName: null,
+      dbaName: fields.dba ?? null,
       registrationStatus: fields.status ?? 'Active',
       purposeOfRegistrationCode: 'Z2',
       registrationDate: '2020-01-15',

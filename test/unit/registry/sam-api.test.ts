@@ -10,6 +10,7 @@ import {
   type SamAnswer,
   type SamExclusionRecord,
 } from '../../../src/registry/index.js';
+import { entitiesPage, exclusionsPage, samEntity, samExclusion } from '../../support/sam-stub.js';
 import { foldRegistry, sealAll } from './support.js';
 
 const API_KEY = 'SAM-KEY-7f3c9d1e';
@@ -26,93 +27,28 @@ function errorOf<T>(answer: SamAnswer<T>) {
   return answer.ok ? undefined : answer.error;
 }
 
-const ENTITY_RESPONSE = {
-  totalRecords: 1,
-  entityData: [
-    {
-      entityRegistration: {
-        samRegistered: 'Yes',
-        ueiSAM: 'ACMEBLDRS001',
-        ueiDUNS: null,
-        cageCode: '1ABC2',
-        legalBusinessName: 'ACME BUILDERS, INC.',
-        dbaName: 'ACME',
-        registrationStatus: 'Active',
-        purposeOfRegistrationCode: 'Z2',
-        registrationDate: '2020-01-15',
-        registrationExpirationDate: '2027-01-14',
-        lastUpdateDate: '2026-01-10',
-        activationDate: '2026-01-15',
-        exclusionStatusFlag: 'N',
-        noPublicDisplayFlag: 'N',
-      },
-      coreData: {
-        physicalAddress: { addressLine1: '100 MAIN ST', city: 'AUSTIN', stateOrProvinceCode: 'TX' },
-        businessTypes: {
-          businessTypeList: [{ businessTypeCode: '2X', businessTypeDescription: 'For Profit Organization' }],
-          sbaBusinessTypeList: [{ sbaBusinessTypeCode: 'A6', sbaBusinessTypeDescription: '8(a)' }],
-        },
-      },
-      assertions: { goodsAndServices: { primaryNaics: '236220' } },
-    },
-  ],
-  links: { selfLink: 'https://api.sam.gov/entity-information/v3/entities?ueiSAM=ACMEBLDRS001' },
-};
+const ENTITY_RESPONSE = entitiesPage(
+  samEntity({ uei: 'ACMEBLDRS001', name: 'ACME BUILDERS, INC.', cage: '1ABC2', dba: 'ACME' }),
+);
 
-const EXCLUSIONS_RESPONSE = {
-  totalRecords: 1,
-  excludedEntity: [
-    {
-      exclusionDetails: {
-        classificationType: 'Firm',
-        exclusionType: 'Ineligible (Proceedings Completed)',
-        exclusionProgram: 'Reciprocal',
-        excludingAgencyCode: 'DOI',
-        excludingAgencyName: 'DEPARTMENT OF THE INTERIOR',
-      },
-      exclusionIdentification: {
-        ueiSAM: 'ZA8RSU0AA8S8',
-        cageCode: '7UKA2',
-        npi: null,
-        prefix: null,
-        firstName: null,
-        middleName: null,
-        lastName: null,
-        suffix: null,
-        entityName: 'KLA CONSTRUCTION SERVICE LLC',
-      },
-      exclusionActions: {
-        listOfActions: [
-          {
-            createDate: '11-30-2017',
-            updateDate: null,
-            activateDate: '11-30-2017',
-            terminationDate: '11-29-2032',
-            terminationType: 'Definite',
-            recordStatus: 'Active',
-          },
-        ],
-      },
-      exclusionPrimaryAddress: {
-        addressLine1: '1 A ST',
-        city: 'ANCHORAGE',
-        stateOrProvinceCode: 'AK',
-        zipCode: '99501',
-        countryCode: 'USA',
-      },
-      exclusionOtherInformation: { additionalComments: null, ctCode: null },
+const EXCLUSIONS_RESPONSE = exclusionsPage(
+  samExclusion({
+    uei: 'ZA8RSU0AA8S8',
+    name: 'KLA CONSTRUCTION SERVICE LLC',
+    cage: '7UKA2',
+    activate: '11-30-2017',
+    terminate: '11-29-2032',
+  }),
+  {
+    exclusionDetails: {
+      classificationType: 'Individual',
+      exclusionProgram: 'Reciprocal',
+      excludingAgencyCode: 'HHS',
     },
-    {
-      exclusionDetails: {
-        classificationType: 'Individual',
-        exclusionProgram: 'Reciprocal',
-        excludingAgencyCode: 'HHS',
-      },
-      exclusionIdentification: { ueiSAM: 'ZA8RSU0AA8S8', firstName: 'JANE', lastName: 'DOE' },
-      exclusionActions: { listOfActions: [{ activateDate: '03/01/2023', terminationDate: 'Indefinite' }] },
-    },
-  ],
-};
+    exclusionIdentification: { ueiSAM: 'ZA8RSU0AA8S8', firstName: 'JANE', lastName: 'DOE' },
+    exclusionActions: { listOfActions: [{ activateDate: '03/01/2023', terminationDate: 'Indefinite' }] },
+  },
+);
 
 describe('SAM online adapter (Entity Management API v3, Exclusions API v4) against a stub server', () => {
   let server: Server;
