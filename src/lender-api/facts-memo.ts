@@ -7,7 +7,10 @@
  * read models. The credit capability's own events (issued reports, behavioral transitions, registry
  * verifications) are folded only by the credit read model, so they leave the facts as they were;
  * any other event may change them, and forgets everything remembered. Keys carry the day (see
- * `derived` in src/credit/inputs.ts), so a new day computes afresh too. Remembered values are
+ * `derived` in src/credit/inputs.ts), so a new day computes afresh too. The one credit event that
+ * does change facts — a RegistryVerified carrying a live SAM.gov answer, which the registry check
+ * then reads for 24 hours — is covered by the caller: `entityFacts` asks for the memo of the entity
+ * *and its registry outcome*, so a new outcome starts a fresh memo. Remembered values are
  * shared by every later call, so callers treat them as read-only (they are not frozen: they hold
  * references into the live read models, which the projections go on updating).
  */
