@@ -248,7 +248,13 @@ class Generator {
       org_id,
       now: new Date(this.#now),
       eventId,
-      lookups: { entityExists: (id) => Object.hasOwn(this.#registry.state.entities, id) },
+      lookups: {
+        entityExists: (id) => Object.hasOwn(this.#registry.state.entities, id),
+        findingExists: (org, id) => {
+          const finding = this.#governance.state.findings[id];
+          return finding !== undefined && this.#projects.state.projects[finding.project_id]?.org_id === org;
+        },
+      },
     });
     if (!decided.ok) throw new Error(`generator: ${command.type} refused: ${JSON.stringify(decided.error)}`);
     for (const event of decided.events) this.#emit(event, this.#meta(lender, command.type), event.id);

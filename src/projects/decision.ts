@@ -10,10 +10,10 @@ export interface ProjectsLookups {
   /** Whether the registry knows the `ent_…` id (registry capability). */
   entityExists(id: string): boolean;
   /**
-   * Whether governance issued the finding to this org. Optional: without it any well-formed
-   * `FND-…` id may be resolved (governance decides what a stray resolution means).
+   * Whether governance found the finding on one of this org's projects (governance capability).
+   * Required: a resolution of an unknown or foreign finding would squat its id (OWASP API1).
    */
-  findingExists?(org_id: string, finding_id: string): boolean;
+  findingExists(org_id: string, finding_id: string): boolean;
 }
 
 export interface DecideContext {
