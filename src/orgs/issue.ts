@@ -3,17 +3,19 @@
  */
 import { keys as keysProjection } from '../../projections/keys.js';
 import type { ApiKeyMode, ApiKeyScope, RandomBytes } from '../platform/crypto/api-key.js';
-import { derivedEventId, idFromUuid, newEventId } from '../platform/ids.js';
+import { derivedEventId, newEventId } from '../platform/ids.js';
 import type { Ledger } from '../platform/ledger/ledger.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import type { ServerSecrets } from '../platform/secrets.js';
-import { decideIssueKey, decideRevokeKey, type IssuedKey } from './keys.js';
+import { decideIssueKey, decideRevokeKey, targetOrg, type IssuedKey } from './keys.js';
 
 export interface IssueKeyRequest {
   org_name: string;
   scopes: ApiKeyScope[];
   mode?: ApiKeyMode;
   label?: string;
+  /** Issue to the platform operator's org (creating and designating it on first use). */
+  platform_operator?: boolean;
   /** Fixed event id (deterministic demo seeds); a fresh UUIDv7 otherwise. */
   event_id?: string;
   randomBytes?: RandomBytes;
@@ -28,9 +30,7 @@ export async function issueKey(
 ): Promise<IssuedKey> {
   const eventId = req.event_id ?? newEventId();
   // The org's own id goes into the events' meta, so its key events are its own in the ledger API.
-  const orgId =
-    runtime.state(keysProjection).org_by_name[req.org_name.trim().toLowerCase()] ??
-    idFromUuid('org_', eventId);
+  const orgId = targetOrg(runtime.state(keysProjection), req, eventId).org_id;
   const committed = await ledger.commit(
     () => {
       const decided = decideIssueKey(runtime.state(keysProjection), {
@@ -38,6 +38,7 @@ export async function issueKey(
         scopes: req.scopes,
         mode: req.mode ?? 'live',
         ...(req.label !== undefined ? { label: req.label } : {}),
+        ...(req.platform_operator === true ? { platform_operator: true } : {}),
         event_id: eventId,
         pepper: secrets.keyPepper,
         signingKey: secrets.signingKey,

@@ -9,7 +9,8 @@ import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
 import { compose, type Composed } from '../../src/compose.js';
 import { issueKey } from '../../src/orgs/issue.js';
-import type { IssuedKey } from '../../src/orgs/keys.js';
+import { PLATFORM_OPERATOR_ORG, type IssuedKey } from '../../src/orgs/keys.js';
+import { OPERATOR_SCOPES } from '../../src/orgs/operator.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import type { ApiKeyScope } from '../../src/platform/crypto/api-key.js';
 import { silentLogger } from '../../src/platform/log.js';
@@ -28,6 +29,8 @@ export interface TestService {
   composed: Composed;
   dataDir: string;
   key(org: string, scopes?: ApiKeyScope[]): Promise<IssuedKey>;
+  /** A key of the platform operator's org (created on first use), with `registry:admin`. */
+  operator(scopes?: ApiKeyScope[]): Promise<IssuedKey>;
   head(): Promise<number>;
   close(): Promise<void>;
 }
@@ -55,6 +58,12 @@ export async function startService(
     dataDir,
     key: (org, scopes = ALL_SCOPES) =>
       issueKey(composed.deps.ledger, composed.deps.runtime, composed.deps.secrets, { org_name: org, scopes }),
+    operator: (scopes = OPERATOR_SCOPES) =>
+      issueKey(composed.deps.ledger, composed.deps.runtime, composed.deps.secrets, {
+        org_name: PLATFORM_OPERATOR_ORG,
+        scopes,
+        platform_operator: true,
+      }),
     head: async () => (await composed.store.head()).seq,
     async close() {
       await composed.close();
