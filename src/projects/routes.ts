@@ -86,6 +86,7 @@ export function mountProjects(s: Service): void {
           now: s.clock.now(),
           eventId,
           lookups,
+          platform_operator: auth.scopes.includes('registry:admin'),
         }),
       );
       return { events: decided.events, result: decided.result };
