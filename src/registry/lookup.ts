@@ -5,6 +5,7 @@
  * with its identifiers, so a lender whose lookup a look-alike registration made ambiguous can pick
  * its firm by EIN or UEI); none → not found (404 with up to 5 candidates by name similarity).
  */
+import { UEI_PATTERN } from './contract.js';
 import { canonicalCode, canonicalEin, nameSimilarity, normalizeName, trigrams } from './normalize.js';
 import { listed, own, type EntityRecord, type RegistryState } from './state.js';
 
@@ -17,8 +18,6 @@ export const MAX_CANDIDATES = 5;
 export const MIN_CANDIDATE_SIMILARITY = 0.15;
 
 const ENTITY_ID = /^ent_[a-z2-7]{16}$/;
-/** SAM Unique Entity ID: 12 letters and digits (canonicalized to upper case). */
-const UEI = /^[A-Z0-9]{12}$/;
 
 export interface EntityCandidate {
   entity: string;
@@ -84,7 +83,7 @@ export function lookupEntity(state: RegistryState, ref: string): EntityLookup {
     return resolved(state, id === undefined ? [] : [id]);
   }
   const uei = canonicalCode(text);
-  if (uei !== null && UEI.test(uei)) {
+  if (uei !== null && UEI_PATTERN.test(uei)) {
     const id = own(state.entity_by_uei, uei);
     if (id !== undefined) return resolved(state, [id]);
   }
