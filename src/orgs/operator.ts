@@ -7,11 +7,12 @@
  */
 import { keys as keysProjection } from '../../projections/keys.js';
 import type { ApiKeyScope, RandomBytes } from '../platform/crypto/api-key.js';
-import { derivedEventId, idFromUuid, newEventId } from '../platform/ids.js';
+import { idFromUuid, newEventId } from '../platform/ids.js';
 import type { Ledger } from '../platform/ledger/ledger.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import type { ServerSecrets } from '../platform/secrets.js';
-import { decideIssueKey, PLATFORM_OPERATOR_ORG, type IssuedKey } from './keys.js';
+import { decideIssuance } from './issue.js';
+import { PLATFORM_OPERATOR_ORG, type IssuedKey } from './keys.js';
 
 /** What the operator's keys hold: the registry, entity-level facts, and reads of what it furnished. */
 export const OPERATOR_SCOPES: ApiKeyScope[] = [
@@ -36,24 +37,18 @@ export async function bootstrapPlatformOperator(
     () => {
       const state = runtime.state(keysProjection);
       if (state.operator_org_id !== null) return { events: [], result: null };
-      const decided = decideIssueKey(state, {
-        org_name: PLATFORM_OPERATOR_ORG,
-        scopes: OPERATOR_SCOPES,
-        mode: 'live',
-        label: 'operator-bootstrap',
-        platform_operator: true,
-        event_id: eventId,
-        pepper: secrets.keyPepper,
-        signingKey: secrets.signingKey,
-        ...(opts.randomBytes ? { randomBytes: opts.randomBytes } : {}),
-      });
-      return {
-        events: decided.events.map((e, i) => ({
-          ...e,
-          id: i === 0 ? eventId : derivedEventId(`${eventId}|${i}`),
-        })),
-        result: decided.result,
-      };
+      return decideIssuance(
+        state,
+        secrets,
+        {
+          org_name: PLATFORM_OPERATOR_ORG,
+          scopes: OPERATOR_SCOPES,
+          label: 'operator-bootstrap',
+          platform_operator: true,
+          ...(opts.randomBytes ? { randomBytes: opts.randomBytes } : {}),
+        },
+        eventId,
+      );
     },
     // The operator's own org (minted from the event id), never null: a key digest is no platform-wide fact.
     { org_id: idFromUuid('org_', eventId), actor: 'system', request_id: `operator-bootstrap-${eventId}` },
