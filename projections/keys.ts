@@ -1,7 +1,12 @@
 /**
  * keys: organizations, API key digests, scopes and revocations — what authentication reads.
  */
-import type { ApiKeyIssued, ApiKeyRevoked, OrganizationRegistered } from '../src/orgs/events.js';
+import type {
+  ApiKeyIssued,
+  ApiKeyRevoked,
+  OrganizationRegistered,
+  PlatformOperatorDesignated,
+} from '../src/orgs/events.js';
 import type { SealedEvent } from '../src/platform/ledger/envelope.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
 
@@ -23,18 +28,25 @@ export interface KeysState {
   keys: Record<string, KeyRecord>;
   /** key digest → key id */
   by_digest: Record<string, string>;
+  /** The platform operator's org (the first designated), null until the first start made one. */
+  operator_org_id: string | null;
 }
 
 export const keys: Projection<KeysState> = {
   name: 'keys',
-  version: 1,
-  init: () => ({ orgs: {}, org_by_name: {}, keys: {}, by_digest: {} }),
+  version: 2,
+  init: () => ({ orgs: {}, org_by_name: {}, keys: {}, by_digest: {}, operator_org_id: null }),
   evolve(state, event: SealedEvent) {
     switch (event.type) {
       case 'OrganizationRegistered': {
         const data = event.data as OrganizationRegistered;
         state.orgs[data.org_id] = { org_id: data.org_id, name: data.name, registered_at: event.recorded_at };
         state.org_by_name[data.name.trim().toLowerCase()] = data.org_id;
+        break;
+      }
+      case 'PlatformOperatorDesignated': {
+        const data = event.data as PlatformOperatorDesignated;
+        state.operator_org_id ??= data.org_id;
         break;
       }
       case 'ApiKeyIssued': {

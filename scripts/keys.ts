@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { keys as keysProjection } from '../projections/keys.js';
 import { allProjections } from '../projections/index.js';
 import { issueKey, revokeKey } from '../src/orgs/issue.js';
+import { KeyIssueRefused, PLATFORM_OPERATOR_ORG } from '../src/orgs/keys.js';
+import { OPERATOR_SCOPES } from '../src/orgs/operator.js';
 import { systemClock } from '../src/platform/clock.js';
 import { isApiKeyScope, type ApiKeyScope } from '../src/platform/crypto/api-key.js';
 import { SqliteEventStore, SqliteSnapshotStore } from '../src/platform/event-store/sqlite.js';
@@ -17,16 +19,21 @@ import { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseCli } from './lib/cli.js
 const USAGE = `
 Usage:
   npm run keys -- create --org <name> --scopes <scope,scope…> [--test] [--label <text>] [--json]
+  npm run keys -- create --operator [--scopes <scope,scope…>] [--label <text>] [--json]
   npm run keys -- revoke <key_id> [--reason <text>] [--json]
   npm run keys -- list [--json]
 
-Scopes: credit:read, governance:write, governance:read, ledger:read, admin.
+Scopes: credit:read, governance:write, governance:read, ledger:read, admin (a tenant org's own),
+registry:admin (the platform operator's only: SAM imports, entity-level facts).
 create registers the organization if it is new and prints the key and its signing secret ONCE.
+--operator issues to the platform operator's org (created if the ledger has none yet); its
+default scopes are ${OPERATOR_SCOPES.join(',')}. registry:admin cannot be granted to a tenant.
 Exit codes: 0 done, 1 refused (unknown or already revoked key), 2 usage or configuration error.
 `;
 
 const cli = parseCli(USAGE, {
   org: { type: 'string' },
+  operator: { type: 'boolean' },
   scopes: { type: 'string' },
   test: { type: 'boolean' },
   label: { type: 'string' },
@@ -55,12 +62,17 @@ const out = (value: unknown, text: string): void => {
 let exit = EXIT_OK;
 
 if (command === 'create') {
-  const org = cli.values.org;
-  const scopes = (cli.values.scopes ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (!org) usage('create needs --org <name>');
+  const operator = cli.values.operator === true;
+  const org = operator ? PLATFORM_OPERATOR_ORG : cli.values.org;
+  const scopes =
+    operator && cli.values.scopes === undefined
+      ? [...OPERATOR_SCOPES]
+      : (cli.values.scopes ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+  if (operator && cli.values.org) usage('give either --org <name> or --operator, not both');
+  if (!org) usage('create needs --org <name> (or --operator)');
   const bad = scopes.filter((s) => !isApiKeyScope(s));
   if (scopes.length === 0 || bad.length > 0)
     usage(`--scopes must list valid scopes${bad.length ? ` (unknown: ${bad.join(', ')})` : ''}`);
@@ -73,9 +85,15 @@ if (command === 'create') {
       scopes: scopes as ApiKeyScope[],
       mode: cli.values.test ? 'test' : 'live',
       ...(cli.values.label ? { label: cli.values.label } : {}),
+      ...(operator ? { platform_operator: true } : {}),
     },
     'cli',
-  );
+  ).catch(async (error: unknown) => {
+    if (!(error instanceof KeyIssueRefused)) throw error;
+    await runtime.stop();
+    await store.close();
+    return usage(`refused: ${error.message}`);
+  });
   out(
     issued,
     [

@@ -45,7 +45,8 @@ logger.info(
 if (!config.REDIS_URL)
   logger.info('REDIS_URL unset: rate limits and idempotency use in-process/SQLite stores (single node only)');
 
-const demo = await seedOnFirstStart(composed.deps, config.DEMO, logger);
+const firstStart = await seedOnFirstStart(composed.deps, config.DEMO, logger);
+const { demo, operator } = firstStart;
 // The chain verifier already runs in the background (compose); readiness does not wait for a full
 // pass (SPEC §10), which on a million-event ledger takes seconds. /readyz and /api/ledger/verify
 // report its watermark as it advances.
@@ -66,6 +67,14 @@ server.listen(config.PORT, config.HOST, () => {
             `  ${demo.key}`,
             `  signing secret: ${demo.signing_secret}`,
             `  try: curl -s -X POST '${publicBaseUrl}/api/lender-credit?action=usage' -H 'x-plumbline-api-key: ${demo.key}'`,
+          ]
+        : []),
+      ...(operator
+        ? [
+            `Platform operator key (${operator.org_name}, scopes ${operator.scopes.join(' ')}) — shown once, store it now:`,
+            `  ${operator.key}`,
+            `  signing secret: ${operator.signing_secret}`,
+            `  it alone may import SAM extracts (POST /api/registry/import) and furnish entity-level facts`,
           ]
         : []),
       '',

@@ -248,7 +248,13 @@ class Generator {
       org_id,
       now: new Date(this.#now),
       eventId,
-      lookups: { entityExists: (id) => Object.hasOwn(this.#registry.state.entities, id) },
+      lookups: {
+        entityExists: (id) => Object.hasOwn(this.#registry.state.entities, id),
+        findingExists: (org, id) => {
+          const finding = this.#governance.state.findings[id];
+          return finding !== undefined && this.#projects.state.projects[finding.project_id]?.org_id === org;
+        },
+      },
     });
     if (!decided.ok) throw new Error(`generator: ${command.type} refused: ${JSON.stringify(decided.error)}`);
     for (const event of decided.events) this.#emit(event, this.#meta(lender, command.type), event.id);
@@ -360,11 +366,9 @@ class Generator {
     if (a === 0) this.#register(job, m);
     if (a > 0 && a % 12 === 0) this.#insurance(job, m);
     const sub = this.#rng.pick(job.sov).sub;
-    const ids = {
-      gc: job.gc.id!,
-      sub: sub ? this.#entity(job.lender, sub) : null,
-      supplier: this.#entity(job.lender, job.supplier),
-    };
+    // The supplier stays a registered firm (name lookups read it) but takes no part in the project.
+    this.#entity(job.lender, job.supplier);
+    const ids = { gc: job.gc.id!, sub: sub ? this.#entity(job.lender, sub) : null };
     const day = (d: number) => dateIn(BASE_YEAR, m, d);
     for (const body of observationBodies(this.#rng, job, job.id!, day, ids))
       this.#command(job.lender, { type: 'RecordObservation', body });

@@ -242,7 +242,7 @@ export function observationBodies(
   job: JobPlan,
   projectId: string,
   day: (d: number) => string,
-  ids: { gc: string; sub: string | null; supplier: string },
+  ids: { gc: string; sub: string | null },
 ): RecordObservationBody[] {
   const out: RecordObservationBody[] = [];
   const common = (d: number) => ({ project_id: projectId, observed_on: day(d) });
@@ -281,7 +281,9 @@ export function observationBodies(
     const line = rng.pick(job.sov).line;
     out.push({
       ...common(d),
-      entity: ids.supplier,
+      // A lender furnishes facts only about parties to its project (OWASP API6): the delivery is
+      // the receiving sub's (else the GC's), not the supplier's, who takes no part in the project.
+      entity: ids.sub ?? ids.gc,
       kind: 'material_delivery',
       material: rng.pick(MATERIALS),
       needed_by: day(d + 2),

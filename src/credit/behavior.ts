@@ -20,6 +20,7 @@ import {
 import { addDays, daysBetween, maxDate, minDate } from './dates.js';
 import { remediationVelocity } from './remediation.js';
 import {
+  evidenceDigest,
   STATE_SEVERITY,
   STEP_UP,
   type BehaviorRecord,
@@ -34,9 +35,11 @@ type Rule = (record: BehaviorRecord, facts: BehaviorFacts) => BehaviorTransition
 export function isFresh(record: BehaviorRecord, trigger: Trigger): boolean {
   if (trigger.on > record.since) return true;
   if (trigger.on < record.since) return false;
-  const id = idOf(trigger);
+  const first = trigger.evidence[0];
+  if (first === undefined) return true;
+  const digest = evidenceDigest(first.kind, first.id);
   return !record.transitions.some(
-    (t) => t.effective_on === record.since && t.cause.evidence.some((e) => `${e.kind}:${e.id}` === id),
+    (t) => t.effective_on === record.since && t.cause.evidence_sha256.includes(digest),
   );
 }
 

@@ -7,13 +7,38 @@ import { derivedEventId } from '../platform/ids.js';
 import type { IsoDate, IsoInstant } from '../projects/facts.js';
 import type { Grade } from './constants.js';
 import type { RegistryFallback, RegistrySource, RegistryStatus, SamApiAnswer } from './inputs.js';
-import type { BehaviorTransition, BehavioralState, TransitionCause } from './state-machine.js';
+import {
+  recordedCause,
+  type BehaviorTransition,
+  type BehavioralState,
+  type RecordedCause,
+  type TransitionCause,
+} from './state-machine.js';
 
-/** Payload schema version of every credit event (ARCHITECTURE §3.1 `schema`). */
+/** Payload schema version of the credit events (ARCHITECTURE §3.1 `schema`). */
 export const CREDIT_EVENT_SCHEMA = 1;
+/**
+ * BehavioralStateChanged is at schema 2: its cause is tenant-neutral (code, evidence count and
+ * evidence digests). Schema 1 events carried the cause's detail text and evidence ids, and every
+ * reader still folds them (read-model.ts).
+ */
+export const BEHAVIOR_EVENT_SCHEMA = 2;
 
-/** Attests that the entity's behavioral state moved from → to on `effective_on`, for the stated cause. */
+/**
+ * Attests that the entity's behavioral state moved from → to on `effective_on`, for the stated
+ * cause. The evaluator appends it with no org (every lender sees it), so it carries nothing a
+ * tenant owns: the cause is its code and SHA-256 digests of its evidence (OWASP API3).
+ */
 export interface BehavioralStateChangedData {
+  entity_id: string;
+  from: BehavioralState;
+  to: BehavioralState;
+  cause: RecordedCause;
+  effective_on: IsoDate;
+}
+
+/** BehavioralStateChanged as schema 1 wrote it (full cause: detail text and evidence ids). */
+export interface BehavioralStateChangedDataV1 {
   entity_id: string;
   from: BehavioralState;
   to: BehavioralState;
@@ -81,8 +106,8 @@ export function behavioralStateChanged(
     id: derivedEventId(`BehavioralStateChanged|${entityId}|${index}|${from}|${to}|${effective_on}`),
     stream: entityStream(entityId),
     type: 'BehavioralStateChanged',
-    schema: CREDIT_EVENT_SCHEMA,
-    data: { entity_id: entityId, from, to, cause, effective_on },
+    schema: BEHAVIOR_EVENT_SCHEMA,
+    data: { entity_id: entityId, from, to, cause: recordedCause(cause), effective_on },
   };
 }
 

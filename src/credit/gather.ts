@@ -12,7 +12,7 @@ import { safetyRecordSignals } from './dimensions/safety-record.js';
 import { schedulePerformanceSignals } from './dimensions/schedule-performance.js';
 import { attributedFindings, type EntityFacts } from './inputs.js';
 import { gcProjects, participationOf } from './participation.js';
-import { compareSignals, type Signal, type SignalContext } from './signals.js';
+import { compareSignals, REGISTRY_FURNISHER, type Signal, type SignalContext } from './signals.js';
 
 /** One signal function per dimension. */
 export const DIMENSION_SIGNALS: Readonly<Record<Dimension, (ctx: SignalContext) => Signal[]>> = {
@@ -36,11 +36,28 @@ export function signalContext(facts: EntityFacts, now: Date): SignalContext {
   };
 }
 
-/** Every signal about the entity as of `now`, in a deterministic order. */
+/**
+ * The org that furnished the facts a signal rests on: its project's lender, else the org that
+ * recorded its observation (the platform operator, for entity-level facts), else the registry.
+ */
+export function furnisherOf(signal: Signal, facts: EntityFacts): string | null {
+  if (signal.project_id !== null) return facts.projects.projects[signal.project_id]?.org_id ?? null;
+  for (const evidence of signal.evidence) {
+    if (evidence.kind === 'observation') return facts.observations.observations[evidence.id]?.org_id ?? null;
+    if (evidence.kind === 'registry_check') return REGISTRY_FURNISHER;
+  }
+  return null;
+}
+
+/** Every signal about the entity as of `now`, each naming its furnisher, in a deterministic order. */
 export function gatherSignals(facts: EntityFacts, now: Date): Signal[] {
   const ctx = signalContext(facts, now);
   return Object.values(DIMENSION_SIGNALS)
     .flatMap((signalsOf) => signalsOf(ctx))
     .filter((s) => s.observed_on <= ctx.today)
+    .map((s) => {
+      const furnisher = furnisherOf(s, facts);
+      return furnisher === null ? s : { ...s, furnisher };
+    })
     .sort(compareSignals);
 }

@@ -7,7 +7,7 @@
 import type { SealedEvent } from '../platform/ledger/index.js';
 import type { IsoInstant } from '../projects/facts.js';
 import type { Grade } from './constants.js';
-import type { CreditEventMap, RegistryVerifiedData } from './events.js';
+import type { BehavioralStateChangedDataV1, CreditEventMap, RegistryVerifiedData } from './events.js';
 import type { SamApiAnswer } from './inputs.js';
 import { recordTransition, type BehaviorRecord } from './state-machine.js';
 import {
@@ -67,19 +67,13 @@ function recordOf(state: CreditState, entityId: string): EntityCreditRecord {
   });
 }
 
-function applyBehavior(record: EntityCreditRecord, data: CreditEventMap['BehavioralStateChanged']): void {
-  const transition = {
-    from: data.from,
-    to: data.to,
-    cause: {
-      code: data.cause.code,
-      detail: data.cause.detail,
-      evidence: data.cause.evidence.map((e) => ({ ...e })),
-    },
-    effective_on: data.effective_on,
-  };
+/** Folds either schema: recordTransition keeps the tenant-neutral form of both (events.ts). */
+function applyBehavior(
+  record: EntityCreditRecord,
+  data: CreditEventMap['BehavioralStateChanged'] | BehavioralStateChangedDataV1,
+): void {
   record.behavior ??= { state: data.from, since: data.effective_on, previous_state: null, transitions: [] };
-  recordTransition(record.behavior, transition);
+  recordTransition(record.behavior, data);
 }
 
 /** Folds one ledger event; events of other capabilities pass through untouched. */
@@ -87,7 +81,10 @@ export function evolveCredit(state: CreditState, event: SealedEvent): CreditStat
   const org_id = event.meta.org_id;
   switch (event.type) {
     case 'BehavioralStateChanged': {
-      const data = event.data as CreditEventMap['BehavioralStateChanged'];
+      const data =
+        event.schema === 1
+          ? (event.data as BehavioralStateChangedDataV1)
+          : (event.data as CreditEventMap['BehavioralStateChanged']);
       applyBehavior(recordOf(state, data.entity_id), data);
       return state;
     }

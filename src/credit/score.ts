@@ -39,6 +39,11 @@ export interface DimensionScore {
   weight: number;
   /** How many signals fed it. */
   signals: number;
+  /**
+   * How many distinct furnishers (lenders, the platform operator, the SAM registry) those signals
+   * came from: one lender's facts alone are visible as such to every reader (OWASP API6).
+   */
+  furnishers: number;
   insufficient_data: boolean;
   /** Empty when insufficient: the prior, not the signals, made the score. */
   factors: Factor[];
@@ -85,7 +90,8 @@ export function factorPenalty(definition: FactorDefinition, signals: readonly Si
 
 export function scoreDimension(dimension: Dimension, signals: readonly Signal[]): DimensionScore {
   const mine = signals.filter((s) => s.dimension === dimension);
-  const base = { weight: DIMENSION_WEIGHTS[dimension], signals: mine.length };
+  const furnishers = new Set(mine.flatMap((s) => (s.furnisher === undefined ? [] : [s.furnisher])));
+  const base = { weight: DIMENSION_WEIGHTS[dimension], signals: mine.length, furnishers: furnishers.size };
   if (mine.length < MIN_SIGNALS_PER_DIMENSION) {
     return {
       ...base,

@@ -30,7 +30,15 @@ export interface Signal {
   project_id: string | null;
   /** The facts it rests on. */
   evidence: Evidence[];
+  /**
+   * Who furnished the facts it rests on (an org id, or REGISTRY_FURNISHER for the SAM registry),
+   * set by `gatherSignals`; scoring counts distinct furnishers per dimension (OWASP API6).
+   */
+  furnisher?: string;
 }
+
+/** The furnisher of registry signals: the SAM extracts the platform operator imports. */
+export const REGISTRY_FURNISHER = 'platform:registry';
 
 /** weight = 0.5^(age_days / RECENCY_HALF_LIFE_DAYS) (DOMAIN §5); a signal dated today weighs 1. */
 export function recencyWeight(observedOn: IsoDate, today: IsoDate): number {

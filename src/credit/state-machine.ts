@@ -4,6 +4,7 @@
  * events is, by construction, the state the decider reasoned about.
  */
 import type { Evidence } from '../governance/findings.js';
+import { sha256Hex } from '../platform/crypto/hash.js';
 import type { IsoDate } from '../projects/facts.js';
 
 export const BEHAVIORAL_STATES = [
@@ -67,12 +68,57 @@ export interface BehaviorTransition {
   effective_on: IsoDate;
 }
 
+/**
+ * A cause as the ledger keeps it: tenant-neutral (OWASP API3). The entity's subjects are every
+ * lender's, but the facts behind a transition (draws, findings and their text) belong to the lender
+ * whose project they are on; the event names each only by SHA-256 of `kind:id`, so that lender can
+ * match its own evidence and nobody else can read it. The detail stays in the owner's own events.
+ */
+export interface RecordedCause {
+  code: TransitionCauseCode;
+  evidence_count: number;
+  /** sha256(`${kind}:${id}`) of each evidence item, in order. */
+  evidence_sha256: string[];
+}
+
+/** A transition as recorded (event data from schema 2 on, and the read model for every schema). */
+export interface RecordedTransition {
+  from: BehavioralState;
+  to: BehavioralState;
+  cause: RecordedCause;
+  effective_on: IsoDate;
+}
+
+/** The tenant-neutral digest of one evidence item (also how a trigger is recognized, see isFresh). */
+export function evidenceDigest(kind: string, id: string): string {
+  return sha256Hex(`${kind}:${id}`);
+}
+
+/** The recorded, tenant-neutral form of a cause (schema 1 events carried the full cause). */
+export function recordedCause(cause: TransitionCause | RecordedCause): RecordedCause {
+  if ('evidence_sha256' in cause)
+    return {
+      code: cause.code,
+      evidence_count: cause.evidence_count,
+      evidence_sha256: [...cause.evidence_sha256],
+    };
+  return {
+    code: cause.code,
+    evidence_count: cause.evidence.length,
+    evidence_sha256: cause.evidence.map((e) => evidenceDigest(e.kind, e.id)),
+  };
+}
+
+export function recordedTransition(t: BehaviorTransition | RecordedTransition): RecordedTransition {
+  return { from: t.from, to: t.to, cause: recordedCause(t.cause), effective_on: t.effective_on };
+}
+
 /** An entity's behavioral state and how it got there. */
 export interface BehaviorRecord {
   state: BehavioralState;
   since: IsoDate;
   previous_state: BehavioralState | null;
-  transitions: BehaviorTransition[];
+  transitions: RecordedTransition[];
 }
 
 /** A new entity: PROVISIONAL since it was first seen (DOMAIN §5 "PROVISIONAL (new)"). */
@@ -80,12 +126,19 @@ export function initialBehavior(firstSeen: IsoDate): BehaviorRecord {
   return { state: 'PROVISIONAL', since: firstSeen, previous_state: null, transitions: [] };
 }
 
-/** Applies one transition in place (the projection owns its state; the decider works on a copy). */
-export function recordTransition(record: BehaviorRecord, transition: BehaviorTransition): BehaviorRecord {
+/**
+ * Applies one transition in place (the projection owns its state; the decider works on a copy),
+ * keeping it in its recorded form, so the decider's record equals the replayed one whatever
+ * schema the event was written in.
+ */
+export function recordTransition(
+  record: BehaviorRecord,
+  transition: BehaviorTransition | RecordedTransition,
+): BehaviorRecord {
   record.previous_state = transition.from;
   record.state = transition.to;
   record.since = transition.effective_on;
-  record.transitions.push(transition);
+  record.transitions.push(recordedTransition(transition));
   return record;
 }
 

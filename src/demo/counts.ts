@@ -45,9 +45,8 @@ export function countDataset(
   const draws = Object.values(projects.draws);
   return {
     events,
-    lenders: Object.values(keys.orgs).filter((o) =>
-      Object.values(keys.keys).some((k) => k.org_id === o.org_id && !k.scopes.includes('admin')),
-    ).length,
+    // Every org but the platform operator is a lender.
+    lenders: Object.values(keys.orgs).filter((o) => o.org_id !== keys.operator_org_id).length,
     keys: Object.keys(keys.keys).length,
     entities: Object.keys(runtime.state(registryProjection).entities).length,
     projects: Object.keys(projects.projects).length,

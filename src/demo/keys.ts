@@ -18,6 +18,8 @@ export interface DemoKeyRequest {
   label: string;
   /** Names the issuance; event ids derive from it. */
   name: string;
+  /** Issue to the platform operator's org (creating it on first use). */
+  platform_operator?: boolean;
   randomBytes: RandomBytes;
 }
 
@@ -31,6 +33,7 @@ export async function issueDemoKey(
     org_name: req.org_name,
     scopes: req.scopes,
     label: req.label,
+    ...(req.platform_operator === true ? { platform_operator: true } : {}),
     event_id: derivedEventId(`${req.name}|0`),
     randomBytes: req.randomBytes,
   });

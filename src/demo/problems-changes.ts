@@ -75,10 +75,23 @@ export const changeOrderPrecedence: Problem = {
   },
   tweak(m, { today }) {
     const co1 = m.change_orders[0]!;
+    // A finding is resolved only once governance found it on the lender's project (OWASP API1):
+    // the lender's review scans the project, then records the resolution the same day.
     m.extra.push({
       date: addDays(today, -80),
       draft: {
-        phase: 'ingest',
+        phase: 'governance',
+        sender: m.scenario.lender,
+        path: '/api/kernel-core',
+        body: { action: 'full_scan', project_id: ref(m.ref) },
+        label: `${m.ref}: full scan before resolving CO-001 late execution`,
+        expect: [200, 201],
+      },
+    });
+    m.extra.push({
+      date: addDays(today, -80),
+      draft: {
+        phase: 'governance',
         sender: m.scenario.lender,
         path: '/api/findings/{finding}/resolve',
         body: {

@@ -110,7 +110,7 @@ export function registrySteps(
     date,
     draft: {
       phase: 'registry' as const,
-      sender: 'admin' as const,
+      sender: 'operator' as const,
       path: '/api/registry/import',
       body: null,
       raw: { content_type, text },

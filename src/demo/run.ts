@@ -11,7 +11,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from '../app.js';
 import { findingId } from '../governance/findings.js';
-import type { IssuedKey } from '../orgs/keys.js';
+import { PLATFORM_OPERATOR_ORG, type IssuedKey } from '../orgs/keys.js';
+import { OPERATOR_SCOPES } from '../orgs/operator.js';
 import { ManualClock } from '../platform/clock.js';
 import type { Logger } from '../platform/log.js';
 import type { ApiKeyScope, RandomBytes } from '../platform/crypto/api-key.js';
@@ -37,7 +38,6 @@ export const DEMO_SCOPES: ApiKeyScope[] = [
   'ledger:read',
 ];
 const SEEDING_SCOPES: ApiKeyScope[] = [...DEMO_SCOPES];
-export const OPERATOR_ORG = 'Plumbline Operations';
 
 export interface RunOptions {
   /** Phases to send (default: all; `['ingest']` seeds the bare facts). */
@@ -49,6 +49,8 @@ export interface RunOptions {
 
 export interface DemoRun {
   demo_key: IssuedKey;
+  /** The platform operator's key (registry imports, entity-level facts); first start prints it. */
+  operator_key: IssuedKey;
   lenders: IssuedKey[];
   counts: DemoCounts;
   /** Plan reference → id the service answered. */
@@ -169,17 +171,24 @@ async function listen(deps: AppDeps, clock: ManualClock) {
   };
 }
 
-type Issue = (org_name: string, scopes: ApiKeyScope[], label: string, name: string) => Promise<IssuedKey>;
+type Issue = (
+  org_name: string,
+  scopes: ApiKeyScope[],
+  label: string,
+  name: string,
+  platform_operator?: boolean,
+) => Promise<IssuedKey>;
 
 /** Issues keys through the ledger, their material from the seed unless a source is given. */
 function keyIssuer(deps: AppDeps, plan: DemoPlan, randomBytes: RandomBytes | undefined): Issue {
   const keyRng = Rng.of(plan.seed).fork('keys');
-  return (org_name, scopes, label, name) => {
+  return (org_name, scopes, label, name, platform_operator = false) => {
     const stream = keyRng.fork(name);
     return issueDemoKey(deps.ledger, deps.runtime, deps.secrets, {
       org_name,
       scopes,
       label,
+      platform_operator,
       name: `plumbline-demo|${plan.seed}|${name}`,
       randomBytes: randomBytes ?? ((size) => stream.bytes(size)),
     });
@@ -193,7 +202,7 @@ async function sendSteps(
   plan: DemoPlan,
   opts: RunOptions,
   clock: ManualClock,
-  keys: { lenders: IssuedKey[]; admin: () => Promise<IssuedKey> },
+  keys: { lenders: IssuedKey[]; operator: IssuedKey },
 ): Promise<{ refs: Record<string, string>; deferred: Record<Phase, number> }> {
   const phases = opts.phases ?? DEFAULT_PHASES;
   const refs: Record<string, string> = {};
@@ -208,7 +217,7 @@ async function sendSteps(
     // Over months the background verifier keeps the chain watermark at the head; a backfill
     // outruns it, and the SYSTEM_RISK rail would call the chain unverified at a payment gate.
     if (step.phase === 'governance') await deps.verifier.run();
-    const key = step.sender === 'admin' ? await keys.admin() : keys.lenders[step.sender]!;
+    const key = step.sender === 'operator' ? keys.operator : keys.lenders[step.sender]!;
     await send(base, step, key, refs, plan.seed);
   }
   opts.onProgress?.(plan.steps.length, plan.steps.length);
@@ -227,9 +236,9 @@ export async function runDemo(deps: AppDeps, plan: DemoPlan, opts: RunOptions = 
   for (const [i, org] of plan.lenders.entries())
     lenders.push(await issue(org, SEEDING_SCOPES, 'demo-seed', `lender${i}`));
   const demo_key = await issue(plan.lenders[0]!, DEMO_SCOPES, 'demo', 'demo');
-  // Only the registry hook needs an operator key: issued the first time one of its steps is sent.
-  let admin: Promise<IssuedKey> | null = null;
-  const keys = { lenders, admin: () => (admin ??= issue(OPERATOR_ORG, ['admin'], 'demo-operator', 'admin')) };
+  // The platform operator furnishes what no lender may: SAM extracts and entity-level facts.
+  const operator_key = await issue(PLATFORM_OPERATOR_ORG, OPERATOR_SCOPES, 'demo-operator', 'admin', true);
+  const keys = { lenders, operator: operator_key };
 
   const server = await listen(deps, clock);
   let sent;
@@ -242,6 +251,7 @@ export async function runDemo(deps: AppDeps, plan: DemoPlan, opts: RunOptions = 
   const head = deps.ledger.head;
   return {
     demo_key,
+    operator_key,
     lenders,
     counts: countDataset(deps.runtime, head.seq, plan.steps.length, sent.deferred),
     refs: sent.refs,

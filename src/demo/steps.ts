@@ -25,8 +25,8 @@ export const DEFAULT_PHASES: readonly Phase[] = ['ingest', 'after_funding', 'gov
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Which key sends a step: a lender by index, or the operator's admin key (registry import). */
-export type Sender = number | 'admin';
+/** Which key sends a step: a lender by index, or the platform operator's (registry import, entity facts). */
+export type Sender = number | 'operator';
 
 /** A finding named by what it is about; the runner mints its id like governance does. */
 export interface FindingSelector {

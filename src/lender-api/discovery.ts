@@ -15,7 +15,7 @@ export const REPORT_SCHEMA = {
     grade: 'A | B | C | D | F (A ≥ 90, B ≥ 80, C ≥ 65, D ≥ 50, F < 50)',
     confidence: 'LOW | MEDIUM | HIGH',
     dimensions:
-      'object: payment_integrity, draw_accuracy, compliance_standing, safety_record, schedule_performance, remediation_responsiveness → {score, grade, weight, signals, insufficient_data, factors[{code, impact, description}]}',
+      'object: payment_integrity, draw_accuracy, compliance_standing, safety_record, schedule_performance, remediation_responsiveness → {score, grade, weight, signals, furnishers, insufficient_data, factors[{code, impact, description}]}',
     reason_codes: 'array of up to 4 {code, description}, most adverse first',
   },
   behavioral: {

@@ -159,12 +159,13 @@ function ingestion(): OperationSpec[] {
     },
     {
       access: 'admin',
-      scope: 'admin',
+      scope: 'registry:admin',
       method: 'POST',
       path: '/api/registry/import',
       operationId: 'importRegistry',
       tag: 'Ingestion',
-      summary: 'Import a SAM.gov extract (upload ≤ 1 MiB, or {path} under DATA_DIR/imports)',
+      summary:
+        'Import a SAM.gov extract, platform operator only (upload ≤ 1 MiB, or {path} under DATA_DIR/imports; ≤ 8 MiB uncompressed, ≤ 10,000 rows)',
       body: { name: 'ImportRegistryFileBody', schema: ImportRegistryFileBody, required: false },
       rawBody: ['text/csv', 'text/plain', 'application/zip', 'application/octet-stream'],
       response: ok('ImportSummary', ImportSummarySchema),

@@ -36,11 +36,18 @@ export function problemSchema(): Json {
       },
       candidates: {
         type: 'array',
-        description: 'Entity references (404 unknown / 409 ambiguous): up to 5 nearest names.',
+        description:
+          'Entity references (404 unknown: up to 5 nearest names / 409 ambiguous: every match), each with its identifiers to pick by.',
         items: {
           type: 'object',
-          required: ['entity', 'entity_id'],
-          properties: { entity: { type: 'string' }, entity_id: { type: 'string' } },
+          required: ['entity', 'entity_id', 'ein', 'uei', 'cage'],
+          properties: {
+            entity: { type: 'string' },
+            entity_id: { type: 'string' },
+            ein: { type: ['string', 'null'] },
+            uei: { type: ['string', 'null'] },
+            cage: { type: ['string', 'null'] },
+          },
         },
       },
       gates: {

@@ -64,6 +64,7 @@ export const CreditReportSchema = z.looseObject({
         grade,
         weight: num,
         signals: int,
+        furnishers: int,
         insufficient_data: z.boolean(),
         factors: z.array(z.looseObject({ code: str, impact: num, description: str })),
       }),

@@ -10,6 +10,14 @@ export interface OrganizationRegistered {
   name: string;
 }
 
+/**
+ * The organization is the platform operator: it alone may hold platform scopes (`registry:admin`).
+ * Appended once, when the first start bootstraps the operator; a later designation is ignored.
+ */
+export interface PlatformOperatorDesignated {
+  org_id: string;
+}
+
 /** A key was issued to an organization with these scopes; `digest` = HMAC-SHA256(pepper, key). */
 export interface ApiKeyIssued {
   key_id: string;
@@ -29,6 +37,7 @@ export interface ApiKeyRevoked {
 
 export type OrgEvent =
   | { type: 'OrganizationRegistered'; data: OrganizationRegistered }
+  | { type: 'PlatformOperatorDesignated'; data: PlatformOperatorDesignated }
   | { type: 'ApiKeyIssued'; data: ApiKeyIssued }
   | { type: 'ApiKeyRevoked'; data: ApiKeyRevoked };
 

@@ -6,6 +6,7 @@
 import { createHmac } from 'node:crypto';
 import {
   generateApiKey,
+  isPlatformScope,
   keyDigest,
   parseApiKey,
   type ApiKeyMode,
@@ -21,7 +22,20 @@ import {
   type ApiKeyIssued,
   type ApiKeyRevoked,
   type OrganizationRegistered,
+  type PlatformOperatorDesignated,
 } from './events.js';
+
+/** The platform operator's org name (SPEC §1 "platform operator"); created at first start. */
+export const PLATFORM_OPERATOR_ORG = 'Plumbline Platform Operator';
+
+/** A key request the rules refuse (a platform scope for a tenant, an operator name a tenant holds). */
+export class KeyIssueRefused extends Error {
+  readonly type = 'key_issue_refused' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyIssueRefused';
+  }
+}
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -41,6 +55,8 @@ export interface IssueKeyInput {
   scopes: ApiKeyScope[];
   mode: ApiKeyMode;
   label?: string;
+  /** Issue to the platform operator's org, designating `org_name` as the operator if none is yet. */
+  platform_operator?: boolean;
   /** The event id of the issuing event (org ids are minted from it). */
   event_id: string;
   pepper: string;
@@ -57,19 +73,47 @@ export interface IssuedKey {
   scopes: ApiKeyScope[];
 }
 
-/** Finds the org by name or registers it, then issues a key. Pure but for the random bytes it is given. */
+/**
+ * The org a key request names: the operator's for `platform_operator`, else the org of that name;
+ * `existing` is undefined when the org is new (its id is then minted from the event id).
+ */
+export function targetOrg(
+  state: KeysState,
+  req: { org_name: string; platform_operator?: boolean },
+  eventId: string,
+): { org_id: string; existing: string | undefined } {
+  const existing =
+    req.platform_operator === true
+      ? (state.operator_org_id ?? undefined)
+      : state.org_by_name[req.org_name.trim().toLowerCase()];
+  return { org_id: existing ?? idFromUuid('org_', eventId), existing };
+}
+
+/**
+ * Finds the org by name or registers it, then issues a key. Pure but for the random bytes it is
+ * given. Platform scopes go only to the platform operator's org (throws KeyIssueRefused).
+ */
 export function decideIssueKey(
   state: KeysState,
   input: IssueKeyInput,
 ): { events: EventInput[]; result: IssuedKey } {
   const name = input.org_name.trim();
-  const existing = state.org_by_name[name.toLowerCase()];
+  const { org_id, existing } = targetOrg(state, input, input.event_id);
   const events: EventInput[] = [];
-  const org_id = existing ?? idFromUuid('org_', input.event_id);
   if (!existing) {
+    if (input.platform_operator === true && state.org_by_name[name.toLowerCase()] !== undefined)
+      throw new KeyIssueRefused(`"${name}" is a tenant organization; the platform operator needs its own`);
     const data: OrganizationRegistered = { org_id, name };
     events.push({ stream: orgStream(org_id), type: 'OrganizationRegistered', data });
+    if (input.platform_operator === true) {
+      const designated: PlatformOperatorDesignated = { org_id };
+      events.push({ stream: orgStream(org_id), type: 'PlatformOperatorDesignated', data: designated });
+    }
   }
+  const operator = input.platform_operator === true ? org_id : state.operator_org_id;
+  const platform = input.scopes.filter(isPlatformScope);
+  if (platform.length > 0 && org_id !== operator)
+    throw new KeyIssueRefused(`${platform.join(', ')} is granted only to the platform operator's keys`);
   const generated = generateApiKey(input.mode, input.randomBytes);
   const issued: ApiKeyIssued = {
     key_id: generated.key_id,

@@ -1,13 +1,19 @@
 /**
  * Deciding `POST /api/observations` (DOMAIN §8 rail facts). The project, when named, must be the
- * org's; the entity must be known; a milestone must be one of the project's and a delivery's SOV
- * line one of its lines. The event goes to the project's stream, else the entity's, else the
- * org's (market-wide readings such as cost indexes).
+ * org's; a milestone must be one of the project's and a delivery's SOV line one of its lines. The
+ * event goes to the project's stream, else the entity's, else the org's (market-wide readings such
+ * as cost indexes); its `meta.org_id` (hash-covered) names the furnishing org.
+ *
+ * Facts about an entity feed every lender's credit report, so who may furnish them is narrow
+ * (OWASP API6): a lender only about an entity taking part in the named project of its own
+ * (an unknown entity and a stranger to the project answer the same 404), and a fact about an
+ * entity outside any project only the platform operator (403 for a tenant).
  */
 import { idFromUuid } from '../platform/ids.js';
 import type { RecordObservationBody } from './contract.js';
 import {
   accepted,
+  forbidden,
   invalid,
   notFound,
   orNull,
@@ -24,7 +30,7 @@ import {
   type ObservationRecordedData,
 } from './events.js';
 import type { Project, ProjectsState } from './facts.js';
-import { getProject } from './queries.js';
+import { getProject, isPartyTo } from './queries.js';
 import { checkEntity, checkSovLine } from './references.js';
 
 export function decideRecordObservation(
@@ -34,6 +40,8 @@ export function decideRecordObservation(
 ): Decided {
   const project = body.project_id === undefined ? null : getProject(state, ctx.org_id, body.project_id);
   if (project === undefined) return notFound(`unknown project ${body.project_id ?? ''}`);
+  const furnisher = furnisherRefusal(state, project, body, ctx);
+  if (furnisher !== null) return furnisher;
   const issues = observationIssues(project, body, ctx);
   if (issues.length > 0) return invalid('the observation references something unknown', issues);
 
@@ -52,6 +60,25 @@ export function decideRecordObservation(
       ? entityStream(entity)
       : orgStream(ctx.org_id);
   return accepted(projectsEvent('ObservationRecorded', ctx.eventId, stream, data), observation_id);
+}
+
+/** Refuses a fact the caller may not furnish about `body.entity`; null when it may. */
+function furnisherRefusal(
+  state: ProjectsState,
+  project: Project | null,
+  body: RecordObservationBody,
+  ctx: DecideContext,
+): Decided | null {
+  const entity = body.entity;
+  if (entity === undefined) return null;
+  if (project === null) {
+    if (ctx.platform_operator !== true)
+      return forbidden('facts about an entity outside any project are furnished by the platform operator');
+    return ctx.lookups.entityExists(entity) ? null : notFound(`unknown entity ${entity}`);
+  }
+  if (!ctx.lookups.entityExists(entity) || !isPartyTo(state, project, entity))
+    return notFound(`no entity ${entity} takes part in project ${project.id}`);
+  return null;
 }
 
 function observationIssues(

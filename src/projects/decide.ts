@@ -155,8 +155,9 @@ export function decideResolveFinding(
   body: ResolveFindingBody,
   ctx: DecideContext,
 ): Decided {
-  if (ctx.lookups.findingExists?.(ctx.org_id, finding_id) === false)
-    return notFound(`unknown finding ${finding_id}`);
+  // Only a finding governance found on one of the caller's own projects can be resolved; any other
+  // id (unknown or another org's) answers exactly alike, and never claims the id for the caller.
+  if (!ctx.lookups.findingExists(ctx.org_id, finding_id)) return notFound(`unknown finding ${finding_id}`);
   const earlier = state.resolutions[finding_id];
   if (earlier && earlier.org_id !== ctx.org_id) return notFound(`unknown finding ${finding_id}`);
   if (earlier) return conflict(`finding ${finding_id} was already resolved on ${earlier.resolved_on}`);

@@ -10,10 +10,10 @@ export interface ProjectsLookups {
   /** Whether the registry knows the `ent_…` id (registry capability). */
   entityExists(id: string): boolean;
   /**
-   * Whether governance issued the finding to this org. Optional: without it any well-formed
-   * `FND-…` id may be resolved (governance decides what a stray resolution means).
+   * Whether governance found the finding on one of this org's projects (governance capability).
+   * Required: a resolution of an unknown or foreign finding would squat its id (OWASP API1).
    */
-  findingExists?(org_id: string, finding_id: string): boolean;
+  findingExists(org_id: string, finding_id: string): boolean;
 }
 
 export interface DecideContext {
@@ -23,6 +23,11 @@ export interface DecideContext {
   /** UUID the appended event will carry; the resource id is minted from it (replay-stable). */
   eventId: string;
   lookups: ProjectsLookups;
+  /**
+   * Whether the caller is the platform operator (holds `registry:admin`): only it may furnish
+   * facts about an entity outside any project (OWASP API6). Absent means a tenant.
+   */
+  platform_operator?: boolean;
 }
 
 /** One zod-style issue `{path, code, message}` (SPEC §2 `errors`). */
@@ -32,7 +37,7 @@ export interface Issue {
   message: string;
 }
 
-export type RejectionCode = 'INVALID_REQUEST' | 'NOT_FOUND' | 'CONFLICT';
+export type RejectionCode = 'INVALID_REQUEST' | 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN';
 
 export interface Rejection {
   code: RejectionCode;
@@ -54,6 +59,10 @@ export function accepted(event: ProjectsEvent, id: string): Decided {
 
 export function notFound(detail: string): Decided {
   return { ok: false, error: { code: 'NOT_FOUND', detail } };
+}
+
+export function forbidden(detail: string): Decided {
+  return { ok: false, error: { code: 'FORBIDDEN', detail } };
 }
 
 export function conflict(detail: string): Decided {

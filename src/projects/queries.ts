@@ -49,6 +49,42 @@ export const getResolution = (
 export const getObservation = (s: ObservationsState, org_id: string, id: string): Observation | undefined =>
   ownedBy(own(s.observations, id), org_id);
 
+/** The governed entities a document names (claimant, vendor, insured, inspector). */
+function documentParties(doc: Document): (string | null)[] {
+  switch (doc.type) {
+    case 'LIEN_WAIVER':
+      return [doc.claimant];
+    case 'INVOICE':
+    case 'BILL_OF_SALE':
+      return [doc.vendor];
+    case 'INSURANCE_CERTIFICATE':
+      return [doc.insured];
+    case 'INSPECTION_REPORT':
+      return [doc.inspector];
+    case 'TITLE_DATE_DOWN':
+      return [];
+    default: {
+      const unreachable: never = doc;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * Whether the entity takes part in the project: a party to it, an SOV subcontractor, or named by
+ * one of its documents (the projection's `by_entity` index; a hand-built state is scanned).
+ * What a lender may furnish facts about (OWASP API6: no facts about strangers to its projects).
+ */
+export function isPartyTo(s: ProjectsState, project: Project, entity: string): boolean {
+  if (s.by_entity !== undefined) return (own(s.by_entity, entity) ?? []).includes(project.id);
+  const named = [project.borrower, project.general_contractor, project.architect, project.inspector];
+  if (named.includes(entity) || project.sov.some((l) => l.subcontractor === entity)) return true;
+  return (own(s.by_project, project.id)?.document_ids ?? []).some((id) => {
+    const doc = own(s.documents, id);
+    return doc !== undefined && documentParties(doc).includes(entity);
+  });
+}
+
 /** Own-property lookup: ids never resolve to `Object.prototype` members. */
 function own<T>(record: Record<string, T>, id: string): T | undefined {
   return Object.hasOwn(record, id) ? record[id] : undefined;

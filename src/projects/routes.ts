@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { governance as governanceProjection } from '../../projections/governance.js';
 import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
@@ -13,6 +14,7 @@ import { runCommand } from '../platform/http/command.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
+import { FindingIdParam } from './contract-primitives.js';
 import {
   RecordChangeOrderBody,
   RecordDocumentBody,
@@ -40,6 +42,7 @@ const PageQuery = z.strictObject({
   cursor: z.string().max(200).optional(),
 });
 const IdParams = z.strictObject({ id: z.string().min(1).max(80) });
+const FindingParams = z.strictObject({ id: FindingIdParam });
 
 function page(req: Request): { limit: number; cursor?: string } {
   const q = parseWith(PageQuery, req.query, 'query');
@@ -64,6 +67,14 @@ function found<T>(value: T | undefined, what: string, id: string): T {
 export function mountProjects(s: Service): void {
   const lookups: ProjectsLookups = {
     entityExists: (id) => Object.hasOwn(s.runtime.state(registryProjection).entities, id),
+    findingExists: (org_id, finding_id) => {
+      const findings = s.runtime.state(governanceProjection).findings;
+      const finding = Object.hasOwn(findings, finding_id) ? findings[finding_id] : undefined;
+      return (
+        finding !== undefined &&
+        getProject(s.runtime.state(projectsProjection), org_id, finding.project_id) !== undefined
+      );
+    },
   };
   const command = async (req: Request, res: Response, build: () => ProjectsCommand): Promise<void> => {
     const cmd = build();
@@ -75,6 +86,7 @@ export function mountProjects(s: Service): void {
           now: s.clock.now(),
           eventId,
           lookups,
+          platform_operator: auth.scopes.includes('registry:admin'),
         }),
       );
       return { events: decided.events, result: decided.result };
@@ -174,7 +186,7 @@ export function mountProjects(s: Service): void {
   s.routes.add('POST', '/api/findings/:id/resolve', ...write, (req, res) =>
     command(req, res, () => ({
       type: 'ResolveFinding',
-      finding_id: parseWith(IdParams, req.params, 'params').id,
+      finding_id: parseWith(FindingParams, req.params, 'params').id,
       body: parseWith(ResolveFindingBody, req.body),
     })),
   );

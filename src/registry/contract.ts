@@ -59,8 +59,20 @@ export const RegisterEntityBody = z.strictObject({
 export type RegisterEntityBody = z.infer<typeof RegisterEntityBody>;
 
 /** `POST /api/registry/import` with a JSON body: a file already on the server (the CLI's path). */
+/**
+ * `{path}` of a file under DATA_DIR/imports (the route confines it there, symlinks resolved). Never
+ * a URL: the server fetches nothing on a caller's behalf (OWASP API7), so a scheme is refused here.
+ */
 export const ImportRegistryFileBody = z.strictObject({
-  path: z.string().trim().min(1).max(4096),
+  path: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4096)
+    .refine((p) => !/^[a-z][a-z0-9+.-]+:/i.test(p), {
+      error: 'must be a path under DATA_DIR/imports, not a URL: the server fetches nothing',
+    })
+    .refine((p) => !p.includes('\0'), { error: 'must not contain NUL' }),
 });
 export type ImportRegistryFileBody = z.infer<typeof ImportRegistryFileBody>;
 

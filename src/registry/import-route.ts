@@ -1,12 +1,15 @@
 /**
- * `POST /api/registry/import` (admin, SPEC §5): a raw SAM extract upload (exclusions CSV, entity
- * V2 .dat, or a zip of either; 1 MiB at most) or `{path}` naming a file under DATA_DIR/imports —
- * never elsewhere, so an admin key cannot make the server read arbitrary files.
+ * `POST /api/registry/import` (the platform operator's `registry:admin`, SPEC §5): a raw SAM
+ * extract upload (exclusions CSV, entity V2 .dat, or a zip of either; 1 MiB at most) or `{path}`
+ * naming a file under DATA_DIR/imports — never elsewhere, so the key cannot make the server read
+ * arbitrary files, and never a URL: the server fetches nothing on a caller's behalf. Either way
+ * the extract is held to HTTP_IMPORT_LIMITS (413 past them, nothing recorded). The registry is
+ * every lender's, so a tenant's `admin` key cannot import (403).
  */
 import { realpathSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { registryProjection } from '../../projections/registry.js';
 import { authenticate } from '../platform/http/auth.js';
 import { ctxOf } from '../platform/http/context.js';
@@ -16,7 +19,13 @@ import { rateLimit } from '../platform/http/rate-limit.js';
 import type { Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
 import { ImportRegistryFileBody } from './contract.js';
-import { importSamFile, type ImportResult } from './sam/import.js';
+import {
+  HTTP_IMPORT_LIMITS,
+  ImportTooLarge,
+  importSamFile,
+  type ImportOptions,
+  type ImportResult,
+} from './sam/import.js';
 
 const RAW_TYPES = [
   'text/csv',
@@ -65,51 +74,62 @@ export function confinedPath(dir: string, path: string): string {
   return real;
 }
 
+/** Reads the extract the request carries (JSON `{path}` or the raw bytes) and imports it. */
+async function importFrom(
+  req: Request,
+  res: Response,
+  importsDir: string,
+  options: ImportOptions,
+): Promise<ImportResult> {
+  if (req.is(['application/json'])) {
+    const json = jsonBody(BULK_BODY_LIMIT);
+    await new Promise<void>(
+      (ok, fail) =>
+        void json(req, res, (e?: unknown) =>
+          e ? fail(e instanceof Error ? e : new Error('body', { cause: e })) : ok(),
+        ),
+    );
+    const { path } = parseWith(ImportRegistryFileBody, req.body);
+    return importSamFile(confinedPath(importsDir, path), options);
+  }
+  if (req.is(RAW_TYPES)) {
+    const name = typeof req.query.filename === 'string' ? req.query.filename.slice(0, 200) : 'upload';
+    return importSamFile(req.pipe(new ByteLimit(BULK_BODY_LIMIT)), { ...options, fileName: name });
+  }
+  throw new ProblemError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `send text/csv, the .dat as text/plain, a zip, or JSON {path}`,
+  );
+}
+
 export function mountRegistryImport(s: Service): void {
   const importsDir = join(s.dataDir, 'imports');
-  const json = jsonBody(BULK_BODY_LIMIT);
   s.routes.add(
     'POST',
     '/api/registry/import',
-    authenticate(s.resolveKey, { scope: 'admin', bearerChallenge: true }),
+    authenticate(s.resolveKey, { scope: 'registry:admin', bearerChallenge: true }),
     rateLimit(s.limiter, 'project', s.logger, s.metrics),
     async (req: Request, res) => {
-      const options = {
+      const options: ImportOptions = {
         ledger: s.ledger,
         registryState: () => s.runtime.state(registryProjection),
         now: s.clock.now(),
         actor: ctxOf(req).auth?.key_id ?? 'system',
         requestId: ctxOf(req).request_id,
+        limits: HTTP_IMPORT_LIMITS,
       };
       let result: ImportResult;
-      if (req.is(['application/json'])) {
-        await new Promise<void>(
-          (ok, fail) =>
-            void json(req, res, (e?: unknown) =>
-              e ? fail(e instanceof Error ? e : new Error('body', { cause: e })) : ok(),
-            ),
-        );
-        const { path } = parseWith(ImportRegistryFileBody, req.body);
-        result = await importSamFile(confinedPath(importsDir, path), options);
-      } else if (req.is(RAW_TYPES)) {
-        const name = typeof req.query.filename === 'string' ? req.query.filename.slice(0, 200) : 'upload';
-        result = await importSamFile(req.pipe(new ByteLimit(BULK_BODY_LIMIT)), {
-          ...options,
-          fileName: name,
-        });
-      } else {
-        throw new ProblemError(
-          'UNSUPPORTED_MEDIA_TYPE',
-          `send text/csv, the .dat as text/plain, a zip, or JSON {path}`,
-        );
+      try {
+        result = await importFrom(req, res, importsDir, options);
+      } catch (error) {
+        if (error instanceof ImportTooLarge) throw new ProblemError('PAYLOAD_TOO_LARGE', error.message);
+        throw error;
       }
       if (!result.ok) {
         throw new ProblemError(
           'INVALID_REQUEST',
           `the file was rejected at line ${result.rejection.line}: ${result.rejection.reason}`,
-          {
-            rejection: result.rejection,
-          },
+          { rejection: result.rejection },
         );
       }
       res.status(200).json(result.summary);

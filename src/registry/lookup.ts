@@ -1,9 +1,12 @@
 /**
- * Entity reference resolution (SPEC §4): an `ent_…` id, an EIN (`NN-NNNNNNN` or 9 digits), or a
- * legal name / alias / DBA matched after normalization. One match → found; several → ambiguous
- * (409 with candidates); none → not found (404 with up to 5 candidates by name similarity).
+ * Entity reference resolution (SPEC §4): an `ent_…` id, an EIN (`NN-NNNNNNN` or 9 digits), a UEI
+ * (12 characters), or a legal name / alias / DBA matched after normalization. An exact identifier
+ * always wins over names. One name match → found; several → ambiguous (409 listing each candidate
+ * with its identifiers, so a lender whose lookup a look-alike registration made ambiguous can pick
+ * its firm by EIN or UEI); none → not found (404 with up to 5 candidates by name similarity).
  */
-import { canonicalEin, nameSimilarity, normalizeName, trigrams } from './normalize.js';
+import { UEI_PATTERN } from './contract.js';
+import { canonicalCode, canonicalEin, nameSimilarity, normalizeName, trigrams } from './normalize.js';
 import { listed, own, type EntityRecord, type RegistryState } from './state.js';
 
 /** Candidates a 404 lists (SPEC §2). */
@@ -19,6 +22,9 @@ const ENTITY_ID = /^ent_[a-z2-7]{16}$/;
 export interface EntityCandidate {
   entity: string;
   entity_id: string;
+  ein: string | null;
+  uei: string | null;
+  cage: string | null;
 }
 
 export type EntityLookup =
@@ -27,7 +33,13 @@ export type EntityLookup =
   | { kind: 'not_found'; candidates: EntityCandidate[] };
 
 function candidate(entity: EntityRecord): EntityCandidate {
-  return { entity: entity.legal_name, entity_id: entity.entity_id };
+  return {
+    entity: entity.legal_name,
+    entity_id: entity.entity_id,
+    ein: entity.ein,
+    uei: entity.uei,
+    cage: entity.cage,
+  };
 }
 
 function byNameThenId(a: EntityCandidate, b: EntityCandidate): number {
@@ -69,6 +81,11 @@ export function lookupEntity(state: RegistryState, ref: string): EntityLookup {
   if (ein !== undefined) {
     const id = own(state.entity_by_ein, ein);
     return resolved(state, id === undefined ? [] : [id]);
+  }
+  const uei = canonicalCode(text);
+  if (uei !== null && UEI_PATTERN.test(uei)) {
+    const id = own(state.entity_by_uei, uei);
+    if (id !== undefined) return resolved(state, [id]);
   }
   const normalized = normalizeName(text);
   const match = resolved(state, listed(state.entity_names, normalized));

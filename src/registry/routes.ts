@@ -1,6 +1,8 @@
 /**
  * Entity routes (SPEC §5): register a governed entity, read one, list them. Entities are the
- * bureau's subjects, shared across lenders (ARCHITECTURE §4), so reads are not org-scoped.
+ * bureau's subjects, shared across lenders (ARCHITECTURE §4), so reads are not org-scoped — but
+ * who registered one is the registrar's business: `org_id` shows only to that org, null to every
+ * other (OWASP API3).
  */
 import type { Request } from 'express';
 import { z } from 'zod';
@@ -44,6 +46,11 @@ export function resolveEntity(state: RegistryState, ref: string): EntityRecord {
   }
 }
 
+/** An entity as `viewer` may see it: the registrar's org only to the registrar itself. */
+export function entityView(entity: EntityRecord, viewer: string): EntityRecord {
+  return entity.org_id === viewer ? entity : { ...entity, org_id: null };
+}
+
 function listEntities(
   state: RegistryState,
   req: Request,
@@ -56,8 +63,9 @@ function listEntities(
   const rest = all.filter((e) => e.seq > after);
   const data = rest.slice(0, q.limit);
   const last = data[data.length - 1];
+  const viewer = authOf(req).org_id;
   return {
-    data,
+    data: data.map((e) => entityView(e, viewer)),
     next_cursor: rest.length > q.limit && last ? Buffer.from(String(last.seq)).toString('base64url') : null,
   };
 }
@@ -94,6 +102,6 @@ export function mountRegistry(s: Service): void {
 
   s.routes.add('GET', '/api/entities/:id', ...projectGuard(s, 'governance:read'), (req, res) => {
     const id = String(req.params.id);
-    res.json(resolveEntity(registry(), id));
+    res.json(entityView(resolveEntity(registry(), id), authOf(req).org_id));
   });
 }

@@ -58,8 +58,14 @@ export interface Problem {
   request_id: string;
   ok?: false;
   errors?: FieldIssue[];
-  /** 404/409 on an entity reference: the nearest names. */
-  candidates?: { entity: string; entity_id: string }[];
+  /** 404/409 on an entity reference: the nearest names (404) or every match (409), with identifiers. */
+  candidates?: {
+    entity: string;
+    entity_id: string;
+    ein: string | null;
+    uei: string | null;
+    cage: string | null;
+  }[];
   /** 422 GATE_UNMET: every gate's result. */
   gates?: { gate: string; passed: boolean; detail: string }[];
   /** 429: the quota and when it resets. */

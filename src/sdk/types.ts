@@ -61,6 +61,8 @@ export interface DimensionScore {
   grade: Grade;
   weight: number;
   signals: number;
+  /** Distinct furnishers (lenders, the platform operator, the SAM registry) of those signals. */
+  furnishers: number;
   insufficient_data: boolean;
   factors: { code: string; impact: number; description: string }[];
 }

@@ -70,7 +70,7 @@ describe('lender credit API (SPEC §4)', function () {
   });
 
   it('reports an excluded contractor as F, SUSPENDED, excluded, with the exclusion as a conflict and PRAL DENY', async () => {
-    const admin = await svc.key('Plumbline Operations', ['admin']);
+    const admin = await svc.operator();
     const csv = readFileSync(join(REPO_ROOT, 'test/fixtures/sam/exclusions-small.csv'));
     const imported = await request(svc.app)
       .post('/api/registry/import')

@@ -147,7 +147,7 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
     expect(sec('/api/projects', 'post')['x-plumbline-scope']).to.equal('governance:write');
     expect(sec('/api/credit-report-pdf', 'get').security).to.deep.include({ KeyQuery: [] });
     expect(sec('/api/ledger', 'get')['x-plumbline-scope']).to.equal('ledger:read');
-    expect(sec('/api/registry/import', 'post')['x-plumbline-scope']).to.equal('admin');
+    expect(sec('/api/registry/import', 'post')['x-plumbline-scope']).to.equal('registry:admin');
     expect(sec('/api/projects', 'post').parameters.map((p: Json) => p.name)).to.include('Idempotency-Key');
     expect(Object.keys(doc.components.securitySchemes as Json)).to.have.members([
       'ServiceApiKeyHeader',

@@ -7,7 +7,7 @@ import { startService, type TestService } from '../support/service.js';
 
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/sam/exclusions-small.csv');
 
-describe('POST /api/registry/import (admin)', function () {
+describe('POST /api/registry/import (platform operator, registry:admin)', function () {
   this.timeout(30_000);
   let svc: TestService;
   beforeEach(async () => {
@@ -18,7 +18,7 @@ describe('POST /api/registry/import (admin)', function () {
   });
 
   it('imports an uploaded exclusions CSV once: a second upload of the same file appends nothing', async () => {
-    const admin = await svc.key('Plumbline Operations', ['admin']);
+    const admin = await svc.operator();
     const body = readFileSync(FIXTURE);
     const first = await request(svc.app)
       .post('/api/registry/import?filename=exclusions-small.csv')
@@ -38,18 +38,20 @@ describe('POST /api/registry/import (admin)', function () {
     expect(await svc.head()).to.equal(head);
   });
 
-  it('needs the admin scope', async () => {
-    const lender = await svc.key('First Builders Bank');
-    const res = await request(svc.app)
-      .post('/api/registry/import')
-      .set('Authorization', `Bearer ${lender.key}`)
-      .set('Content-Type', 'text/csv')
-      .send('x');
-    expect(res.status).to.equal(403);
+  it("needs registry:admin, which a tenant's own admin key does not imply", async () => {
+    for (const lender of [await svc.key('First Builders Bank'), await svc.key('Second Bank', ['admin'])]) {
+      const res = await request(svc.app)
+        .post('/api/registry/import')
+        .set('Authorization', `Bearer ${lender.key}`)
+        .set('Content-Type', 'text/csv')
+        .send('x');
+      expect(res.status).to.equal(403);
+      expect(res.body.required_scope).to.equal('registry:admin');
+    }
   });
 
   it('reads {path} only under DATA_DIR/imports and refuses anything outside, changing nothing', async () => {
-    const admin = await svc.key('Plumbline Operations', ['admin']);
+    const admin = await svc.operator();
     mkdirSync(join(svc.dataDir, 'imports'), { recursive: true });
     writeFileSync(join(svc.dataDir, 'imports', 'x.csv'), readFileSync(FIXTURE));
     const before = await svc.head();
@@ -68,7 +70,7 @@ describe('POST /api/registry/import (admin)', function () {
   });
 
   it('refuses an upload over 1 MiB with 413 and a file without a header with 400, changing nothing', async () => {
-    const admin = await svc.key('Plumbline Operations', ['admin']);
+    const admin = await svc.operator();
     const before = await svc.head();
     const huge = await request(svc.app)
       .post('/api/registry/import')

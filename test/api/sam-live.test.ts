@@ -224,7 +224,7 @@ describe('live SAM.gov registry check (SAM_API_KEY set)', function () {
 
   describe('SAM failing never fails the call: the imported extract answers and the report says so', () => {
     async function importExclusions(): Promise<void> {
-      const admin = await h.svc.key('Plumbline Operations', ['admin']);
+      const admin = await h.svc.operator();
       const csv = readFileSync(join(REPO_ROOT, 'test/fixtures/sam/exclusions-small.csv'));
       const res = await request(h.svc.app)
         .post('/api/registry/import')

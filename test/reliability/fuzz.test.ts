@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
 import { issueKey } from '../../src/orgs/issue.js';
+import { PLATFORM_OPERATOR_ORG } from '../../src/orgs/keys.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { ERROR_CODES } from '../../src/platform/http/problem.js';
 import { ledgerWith, openService, serviceOf, storedRows, type OpenService } from './support.js';
@@ -272,8 +273,9 @@ describe('input fuzzing of every POST route', function () {
     svc = await openService(dataDir, { clock });
     const s = serviceOf(svc.app);
     const admin = await issueKey(s.ledger, s.runtime, svc.composed.deps.secrets, {
-      org_name: 'Plumbline Operations',
-      scopes: ['admin'],
+      org_name: PLATFORM_OPERATOR_ORG,
+      scopes: ['registry:admin'],
+      platform_operator: true,
     });
     auth = { bearer: ledger.bearer, admin: `Bearer ${admin.key}`, lender: ledger.dataset.keys[0]!.key };
     const org = ledger.dataset.keys[0]!.org_id;

@@ -9,7 +9,8 @@ import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
 import { compose, type Composed } from '../../src/compose.js';
 import { issueKey } from '../../src/orgs/issue.js';
-import type { IssuedKey } from '../../src/orgs/keys.js';
+import { PLATFORM_OPERATOR_ORG, type IssuedKey } from '../../src/orgs/keys.js';
+import { OPERATOR_SCOPES } from '../../src/orgs/operator.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import type { ApiKeyScope } from '../../src/platform/crypto/api-key.js';
 import { silentLogger } from '../../src/platform/log.js';
@@ -28,6 +29,8 @@ export interface TestService {
   composed: Composed;
   dataDir: string;
   key(org: string, scopes?: ApiKeyScope[]): Promise<IssuedKey>;
+  /** A key of the platform operator's org (created on first use), with `registry:admin`. */
+  operator(scopes?: ApiKeyScope[]): Promise<IssuedKey>;
   head(): Promise<number>;
   /** Stops the service and starts it again on the same data directory (a process restart). */
   restart(): Promise<void>;
@@ -66,6 +69,14 @@ export async function startService(
     key: (org, scopes = ALL_SCOPES) => {
       const { ledger, runtime, secrets } = svc.composed.deps;
       return issueKey(ledger, runtime, secrets, { org_name: org, scopes });
+    },
+    operator: (scopes = OPERATOR_SCOPES) => {
+      const { ledger, runtime, secrets } = svc.composed.deps;
+      return issueKey(ledger, runtime, secrets, {
+        org_name: PLATFORM_OPERATOR_ORG,
+        scopes,
+        platform_operator: true,
+      });
     },
     head: async () => (await svc.composed.store.head()).seq,
     async restart() {

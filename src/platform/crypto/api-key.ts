@@ -8,15 +8,32 @@ import { createHmac, randomBytes as nodeRandomBytes, timingSafeEqual } from 'nod
 import { crc32 } from 'node:zlib';
 import { derivedEventId, idFromUuid } from '../ids.js';
 
-/** What a key may do (SPEC §1). */
+/**
+ * What a key may do (SPEC §1). `admin` is a tenant's: it implies every tenant scope, for its own
+ * org only. `registry:admin` is the platform operator's (the global contractor registry, facts
+ * about entities outside any project): `admin` never implies it and no tenant can be granted it.
+ */
 export const API_KEY_SCOPES = [
   'credit:read',
   'governance:write',
   'governance:read',
   'ledger:read',
   'admin',
+  'registry:admin',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** Scopes only the platform operator's org may hold; a tenant's `admin` does not imply them. */
+export const PLATFORM_SCOPES: readonly ApiKeyScope[] = ['registry:admin'];
+
+export function isPlatformScope(scope: ApiKeyScope): boolean {
+  return PLATFORM_SCOPES.includes(scope);
+}
+
+/** Whether a key holding `held` may act under `required`: directly, or through a tenant `admin`. */
+export function grantsScope(held: readonly ApiKeyScope[], required: ApiKeyScope): boolean {
+  return held.includes(required) || (held.includes('admin') && !isPlatformScope(required));
+}
 
 export function isApiKeyScope(value: string): value is ApiKeyScope {
   return (API_KEY_SCOPES as readonly string[]).includes(value);

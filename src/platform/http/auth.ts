@@ -3,7 +3,7 @@
  * the same 401 body, whatever the cause (missing, malformed, bad checksum, unknown, revoked).
  */
 import type { Request, RequestHandler } from 'express';
-import type { ApiKeyScope } from '../crypto/api-key.js';
+import { grantsScope, type ApiKeyScope } from '../crypto/api-key.js';
 import { ctxOf, type AuthContext } from './context.js';
 import { ProblemError } from './problem.js';
 
@@ -54,7 +54,7 @@ export function authenticate(resolve: KeyResolver, opts: AuthOptions): RequestHa
       return;
     }
     ctxOf(req).auth = auth;
-    if (!auth.scopes.includes(opts.scope) && !auth.scopes.includes('admin')) {
+    if (!grantsScope(auth.scopes, opts.scope)) {
       next(
         new ProblemError('FORBIDDEN', `this key lacks the ${opts.scope} scope`, {
           required_scope: opts.scope,

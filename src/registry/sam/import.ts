@@ -40,6 +40,32 @@ export const MAX_REPORTED_REJECTIONS = 1000;
 /** Rejections kept in the SamExtractImported event. */
 export const MAX_RECORDED_REJECTIONS = 50;
 
+/**
+ * What one import over HTTP may hold (OWASP API4/API5: a 0.94 MB zip once expanded to 130,001
+ * events). Larger extracts are imported on the host with `npm run import-sam`, which has no limit.
+ */
+export interface ImportLimits {
+  /** Uncompressed bytes of the extract (a zip entry's size, which the zip reader enforces). */
+  max_bytes: number;
+  /** Rows read, rejected ones included. */
+  max_rows: number;
+}
+
+/** The limits of `POST /api/registry/import`: 8 MiB uncompressed and 10,000 rows. */
+export const HTTP_IMPORT_LIMITS: ImportLimits = { max_bytes: 8 * 1024 * 1024, max_rows: 10_000 };
+
+/** An extract over its import's limits; nothing of it was recorded. */
+export class ImportTooLarge extends Error {
+  readonly type = 'import_too_large' as const;
+  constructor(readonly limits: ImportLimits) {
+    super(
+      `an import over HTTP is limited to ${limits.max_bytes / (1024 * 1024)} MiB uncompressed and ` +
+        `${limits.max_rows.toLocaleString('en-US')} rows; import larger extracts with npm run import-sam`,
+    );
+    this.name = 'ImportTooLarge';
+  }
+}
+
 export interface ImportProgress {
   /** `verifying`: the V2 envelope pass; `importing`: the pass that records. */
   phase: 'verifying' | 'importing';
@@ -61,6 +87,11 @@ export interface ImportOptions {
   batchSize?: number;
   /** The name to record for a stream source (an upload has none of its own). */
   fileName?: string;
+  /**
+   * Refuse the extract (ImportTooLarge) past these limits. With limits, rows are recorded in one
+   * commit after the whole file was read, so a refused extract records nothing at all.
+   */
+  limits?: ImportLimits;
 }
 
 export interface ImportSummary {
@@ -124,6 +155,8 @@ class RecordWriter<R extends SamExclusionRecord | SamRegistrationRecord> {
 
   async accept(row: ParsedRow<R>): Promise<void> {
     this.counts.rows_read += 1;
+    const limits = this.options.limits;
+    if (limits !== undefined && this.counts.rows_read > limits.max_rows) throw new ImportTooLarge(limits);
     if (row.kind === 'rejected') {
       this.rejectedCount += 1;
       if (this.rejected.length < MAX_REPORTED_REJECTIONS)
@@ -143,7 +176,11 @@ class RecordWriter<R extends SamExclusionRecord | SamRegistrationRecord> {
     this.#recorded.set(key, hash);
     this.counts.imported += 1;
     this.#batch.push(this.#event(key, hash, previous ?? null, row));
-    if (this.#batch.length >= (this.options.batchSize ?? IMPORT_BATCH_SIZE)) await this.flush();
+    if (
+      this.options.limits === undefined &&
+      this.#batch.length >= (this.options.batchSize ?? IMPORT_BATCH_SIZE)
+    )
+      await this.flush();
   }
 
   #event(key: string, hash: string, previous: string | null, row: { line: number; record: R }): EventInput {
@@ -279,9 +316,11 @@ async function importInput(
 }
 
 /**
- * Appends SamExtractImported unless the latest import of this format was this very file (same
- * bytes): re-importing a file is then no new fact at all. The id chains on the previous import,
- * so importing A, B, then A again is recorded (A is current again) while A, A is not.
+ * Appends SamExtractImported unless the import changed nothing: the latest import of this format
+ * was this very file (same bytes), or no record changed and the extract is no newer than the
+ * latest (a re-zipped or renamed copy). A newer extract with the same records is recorded: it
+ * moves the registry's freshness (`as_of`). The id chains on the previous import, so importing
+ * A, B, then A again is recorded (A is current again) while A, A is not.
  */
 async function recordImport(
   summary: ImportSummary,
@@ -290,6 +329,7 @@ async function recordImport(
 ): Promise<number> {
   const previous = options.registryState().imports[summary.format];
   if (previous?.file_sha256 === summary.file_sha256) return 0;
+  if (previous && summary.imported === 0 && summary.as_of <= previous.as_of) return 0;
   const data: SamExtractImportedData = {
     format: summary.format,
     file: summary.file,
@@ -316,6 +356,8 @@ async function importPath(path: string, options: ImportOptions, file?: string): 
   let format: SamFormat | null = null;
   try {
     input = await openSamInput(path, file);
+    if (options.limits !== undefined && input.size > options.limits.max_bytes)
+      throw new ImportTooLarge(options.limits);
     format = await sniffFormat(input);
     return { ok: true, summary: await importInput(input, format, options) };
   } catch (error) {

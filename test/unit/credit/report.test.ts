@@ -54,7 +54,7 @@ function withoutProvenance(report: Record<string, unknown>): Record<string, unkn
 }
 
 describe('credit report (SPEC §4)', () => {
-  it('has exactly the SPEC fields', () => {
+  it('has exactly the SPEC fields (plus furnishers per dimension, issue 13)', () => {
     const report = buildCreditReport(input(world()));
     expect(Object.keys(report).sort()).to.deep.equal(
       [
@@ -80,6 +80,7 @@ describe('credit report (SPEC §4)', () => {
     ]);
     expect(Object.keys(report.credit.dimensions.payment_integrity).sort()).to.deep.equal([
       'factors',
+      'furnishers',
       'grade',
       'insufficient_data',
       'score',

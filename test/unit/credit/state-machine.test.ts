@@ -3,6 +3,7 @@ import {
   assessBehavior,
   behaviorFacts,
   evaluateBehavior,
+  recordedTransition,
   type BehaviorRecord,
   type BehaviorTransition,
   type BehavioralState,
@@ -16,7 +17,7 @@ function stored(
   since: string,
   transitions: BehaviorTransition[] = [],
 ): BehaviorRecord {
-  return { state, since, previous_state: null, transitions };
+  return { state, since, previous_state: null, transitions: transitions.map(recordedTransition) };
 }
 
 function assess(w: World, record: BehaviorRecord | null, scores: ScorePoint[] = [], now = NOW) {

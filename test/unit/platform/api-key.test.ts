@@ -151,13 +151,14 @@ describe('API key digest', () => {
 });
 
 describe('API key scopes', () => {
-  it('are the five of SPEC §1', () => {
+  it("are SPEC §1's five tenant scopes and the platform operator's registry:admin", () => {
     expect(API_KEY_SCOPES).to.deep.equal([
       'credit:read',
       'governance:write',
       'governance:read',
       'ledger:read',
       'admin',
+      'registry:admin',
     ]);
     expect(isApiKeyScope('ledger:read')).to.equal(true);
     expect(isApiKeyScope('ledger:write')).to.equal(false);

@@ -90,7 +90,7 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
     expect(event?.stream).to.equal(`org-${ORG_A}`);
   });
 
-  it("files the event on the project's stream, else the entity's", () => {
+  it("files the event on the project's stream, else (the platform operator's) on the entity's", () => {
     const { h, project } = projectHistory();
     const withProject = observationBody({
       kind: 'incident',
@@ -112,9 +112,31 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
     });
     const [b] = spec
       .given(h.given)
-      .when({ type: 'RecordObservation', body: entityOnly }, ctx(ORG_A, 9))
+      .when({ type: 'RecordObservation', body: entityOnly }, { ...ctx(ORG_B, 9), platform_operator: true })
       .thenAccepted();
     expect(b?.stream).to.equal(`entity-${ENT.gc}`);
+  });
+
+  it('refuses a tenant a fact about an entity outside any project (FORBIDDEN), even its own GC', () => {
+    const { h } = projectHistory();
+    const entityOnly = observationBody({
+      kind: 'incident',
+      entity: ENT.gc,
+      recordable: true,
+      lost_time: true,
+    });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: entityOnly }, ctx(ORG_A, 9))
+      .thenRejects('FORBIDDEN');
+  });
+
+  it('is NOT_FOUND, alike, for an entity unknown to the registry or taking no part in the project', () => {
+    const { h, project } = projectHistory();
+    for (const entity of [ENT.stranger, ENT.vendor]) {
+      const body = observationBody({ kind: 'hours_worked', project_id: project, entity, hours: 10 });
+      spec.given(h.given).when({ type: 'RecordObservation', body }, ctx(ORG_A, 9)).thenRejects('NOT_FOUND');
+    }
   });
 
   it("is NOT_FOUND for another org's project", () => {
@@ -123,12 +145,12 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
     spec.given(h.given).when({ type: 'RecordObservation', body }, ctx(ORG_B, 9)).thenRejects('NOT_FOUND');
   });
 
-  it('is refused for an entity the registry does not know', () => {
+  it('is NOT_FOUND for an entity the registry does not know, even from the platform operator', () => {
     const body = observationBody({ kind: 'hours_worked', entity: ENT.stranger, hours: 10 });
     spec
       .given([])
-      .when({ type: 'RecordObservation', body }, ctx(ORG_A, 9))
-      .thenRejects('INVALID_REQUEST', ['entity'], 'unknown_entity');
+      .when({ type: 'RecordObservation', body }, { ...ctx(ORG_A, 9), platform_operator: true })
+      .thenRejects('NOT_FOUND');
   });
 
   it('is refused for a milestone the project does not have, or without a project', () => {

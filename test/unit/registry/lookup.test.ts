@@ -77,6 +77,9 @@ describe('entity lookup (SPEC §4)', () => {
     expect(answer.kind === 'not_found' && answer.candidates[0]).to.deep.equal({
       entity: 'Acme Builders, Inc.',
       entity_id: acme,
+      ein: '12-3456789',
+      uei: null,
+      cage: null,
     });
   });
 
