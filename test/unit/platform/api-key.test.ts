@@ -151,13 +151,14 @@ describe('API key digest', () => {
 });
 
 describe('API key scopes', () => {
-  it('are the five of SPEC §1', () => {
+  it('are the five of SPEC §1 and draws:approve (a lender accepting a draw’s conditions)', () => {
     expect(API_KEY_SCOPES).to.deep.equal([
       'credit:read',
       'governance:write',
       'governance:read',
       'ledger:read',
       'admin',
+      'draws:approve',
     ]);
     expect(isApiKeyScope('ledger:read')).to.equal(true);
     expect(isApiKeyScope('ledger:write')).to.equal(false);
