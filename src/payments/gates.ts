@@ -184,12 +184,15 @@ function eligibilityGate(profile: Profile, ctx: GateContext): GateResult {
   );
 }
 
-/** Rails a PRAL allows on a profile (DOMAIN §6; ESCROW is a joint check, not a push rail). */
+/**
+ * Rails a PRAL allows on a profile (DOMAIN §6). ESCROW — a joint check / escrow disbursement, the
+ * HOLD row's rail — is the most guarded way to pay, so any PRAL that pays at all allows it.
+ */
 export function eligibleRails(pral: Pral, profile: Profile): string[] {
   const terms = PRAL_TERMS[pral];
-  const rails: string[] = [...terms.rails];
+  const rails: string[] = terms.rails.filter((r) => r !== 'ESCROW');
   if (terms.swift_when_offered && profile.payment_rails.includes('SWIFT')) rails.push('SWIFT');
-  return rails;
+  return pral === 'DENY' ? [] : [...rails, 'ESCROW'];
 }
 
 function signaturesGate(profile: Profile, draw: Draw): GateResult {

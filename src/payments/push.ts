@@ -11,7 +11,7 @@
  * the instruction can be regenerated from the ledger byte for byte (`instructionOf`).
  */
 import { isoDate } from '../platform/clock.js';
-import type { DrawVerdict } from '../governance/compile/index.js';
+import type { DrawVerdict, Pral } from '../governance/compile/index.js';
 import { idFromUuid } from '../platform/ids.js';
 import { companionEventId, recordCompilation } from '../governance/decide.js';
 import { drawStream, type PaymentPushedData } from '../governance/events.js';
@@ -26,7 +26,7 @@ import {
 } from '../governance/record.js';
 import type { Cents, Draw } from '../projects/facts.js';
 import { PROFILES, PUSH_RAILS, type Profile, type PushRail } from '../projects/profiles.js';
-import { evaluateGates, gatesPassed, type GateContext } from './gates.js';
+import { eligibleRails, evaluateGates, gatesPassed, type GateContext } from './gates.js';
 import { buildPain001, type Pain001Input } from './pain001.js';
 
 export type RailCheck =
@@ -67,6 +67,13 @@ export function amountToPay(draw: Draw, verdict: DrawVerdict, fundable_amount: C
   return verdict === 'REDUCED' ? fundable_amount : draw.summary.current_payment_due;
 }
 
+/** The profile's first rail (then ESCROW) that a PRAL allows; the profile's first when none is. */
+export function preferredRail(profile: Profile, pral: Pral): PushRail {
+  const allowed = eligibleRails(pral, profile);
+  const candidates: PushRail[] = [...profile.payment_rails, 'ESCROW'];
+  return candidates.find((r) => allowed.includes(r)) ?? profile.payment_rails[0] ?? 'ESCROW';
+}
+
 export interface PushPayment {
   type: 'PushPayment';
   draw_id: string;
@@ -82,10 +89,10 @@ export function decidePushPayment(
   if (!found) return rejected('NOT_FOUND', `no draw ${command.draw_id}`);
   const { ctx: project, draw } = found;
   const profile = PROFILES[project.project.profile];
-  const rail = checkRail(profile, command.rail);
-  if (!rail.ok)
-    return rejected('INVALID_REQUEST', rail.message, {
-      errors: [{ path: 'rail', code: 'invalid_value', message: rail.message }],
+  const named = checkRail(profile, command.rail);
+  if (!named.ok)
+    return rejected('INVALID_REQUEST', named.message, {
+      errors: [{ path: 'rail', code: 'invalid_value', message: named.message }],
     });
   if (draw.status === 'FUNDED')
     return rejected('CONFLICT', `${draw.id} is already funded (${draw.payment_id ?? 'payment recorded'})`);
@@ -95,6 +102,10 @@ export function decidePushPayment(
   const compiled = recordCompilation(head, project, draw, ctx.now, companionEventId(ctx.eventId, 'compile'));
   const { result } = compiled;
   const pral = result.evidence.pral_verdict;
+  // No rail named: the profile's most preferred rail the draw's PRAL allows (ESCROW under HOLD).
+  const rail = {
+    rail: command.rail === undefined ? preferredRail(profile, pral?.pral ?? 'DENY') : named.rail,
+  };
   const previous = head.governance.latest_compilation_by_draw[draw.id];
   const reviewed = previous === undefined ? undefined : head.governance.compilations[previous];
   const acceptance = head.governance.acceptances_by_draw[draw.id];

@@ -153,7 +153,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       const gates = await refusedGates(j, { rail: 'RTP' });
       expect(failed(gates)).to.deep.equal(['eligibility']);
       expect(detailOf(gates, 'eligibility')).to.match(
-        /^PRAL RELEASE_WITH_CONDITIONS .* allows ACH, Wire; asked RTP$/,
+        /^PRAL RELEASE_WITH_CONDITIONS .* allows ACH, Wire, ESCROW; asked RTP$/,
       );
 
       const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'Wire' });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
-import { createApp } from '../../src/app.js';
+import { createApp, paymentOutboxOf } from '../../src/app.js';
 import { compose, type Composed } from '../../src/compose.js';
 import { issueKey } from '../../src/orgs/issue.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
@@ -57,6 +57,7 @@ export async function startService(
       issueKey(composed.deps.ledger, composed.deps.runtime, composed.deps.secrets, { org_name: org, scopes }),
     head: async () => (await composed.store.head()).seq,
     async close() {
+      paymentOutboxOf(app).stop();
       await composed.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -30,7 +30,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       {
         gate: 'eligibility',
         passed: true,
-        detail: 'PRAL RELEASE (GC eligibility RELEASE) allows ACH, Wire, RTP; asked ACH',
+        detail: 'PRAL RELEASE (GC eligibility RELEASE) allows ACH, Wire, RTP, ESCROW; asked ACH',
       },
     ]);
   });
@@ -102,7 +102,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
           pral_rationale: ['GC eligibility RELEASE_WITH_CONDITIONS'],
         },
       },
-      'PRAL RELEASE_WITH_CONDITIONS (GC eligibility RELEASE_WITH_CONDITIONS) allows ACH, Wire; asked RTP',
+      'PRAL RELEASE_WITH_CONDITIONS (GC eligibility RELEASE_WITH_CONDITIONS) allows ACH, Wire, ESCROW; asked RTP',
     ],
     [
       'eligibility',
