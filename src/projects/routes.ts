@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { governance } from '../../projections/governance.js';
 import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
@@ -40,6 +41,7 @@ const PageQuery = z.strictObject({
   cursor: z.string().max(200).optional(),
 });
 const IdParams = z.strictObject({ id: z.string().min(1).max(80) });
+const FindingParams = z.strictObject({ id: z.string().regex(/^FND-[a-z2-7]{16}$/, 'a finding id, FND-…') });
 
 function page(req: Request): { limit: number; cursor?: string } {
   const q = parseWith(PageQuery, req.query, 'query');
@@ -64,6 +66,13 @@ function found<T>(value: T | undefined, what: string, id: string): T {
 export function mountProjects(s: Service): void {
   const lookups: ProjectsLookups = {
     entityExists: (id) => Object.hasOwn(s.runtime.state(registryProjection).entities, id),
+    // Read inside the commit (the decider runs there): a finding a scan recorded on one of the org's
+    // projects; another org's finding answers exactly like an unknown one.
+    findingExists: (org_id, finding_id) => {
+      const finding = s.runtime.state(governance).findings[finding_id];
+      if (finding === undefined || finding.org_id !== org_id) return false;
+      return getProject(s.runtime.state(projectsProjection), org_id, finding.project_id) !== undefined;
+    },
   };
   const command = async (req: Request, res: Response, build: () => ProjectsCommand): Promise<void> => {
     const cmd = build();
@@ -174,7 +183,7 @@ export function mountProjects(s: Service): void {
   s.routes.add('POST', '/api/findings/:id/resolve', ...write, (req, res) =>
     command(req, res, () => ({
       type: 'ResolveFinding',
-      finding_id: parseWith(IdParams, req.params, 'params').id,
+      finding_id: parseWith(FindingParams, req.params, 'params').id,
       body: parseWith(ResolveFindingBody, req.body),
     })),
   );
