@@ -73,7 +73,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       });
       expect(citation.status, JSON.stringify(citation.body)).to.equal(201);
 
-      const gates = await refusedGates(j);
+      const gates = await refusedGates(j, { rail: 'ACH' });
       expect(failed(gates)).to.include('eligibility');
       expect(detailOf(gates, 'eligibility')).to.match(/^PRAL HOLD .* allows ESCROW; asked ACH$/);
     });
@@ -206,7 +206,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       await j.signAll();
       await j.notarize(waiver);
 
-      const byAch = await refusedGates(j);
+      const byAch = await refusedGates(j, { rail: 'ACH' });
       expect(failed(byAch)).to.deep.equal(['verdict_fundable', 'eligibility']);
       expect(detailOf(byAch, 'eligibility')).to.match(/^PRAL HOLD .* allows ESCROW; asked ACH$/);
       expect(failed(await refusedGates(j, { rail: 'ESCROW' }))).to.deep.equal(['verdict_fundable']);
@@ -217,10 +217,31 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
         approver,
       );
       expect(acceptedRes.status, JSON.stringify(acceptedRes.body)).to.equal(201);
-      expect(failed(await refusedGates(j))).to.deep.equal(['eligibility']);
-      const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
+      expect(failed(await refusedGates(j, { rail: 'ACH' }))).to.deep.equal(['eligibility']);
+      // No rail named: the push takes the preferred rail the PRAL allows, here ESCROW.
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
       expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
       expect(paid.body.payment).to.include({ amount: reduced, rail: 'ESCROW' });
+    });
+
+    it('records a request that disagrees with G702 line 8 as a finding, and pays line 8, not the request', async () => {
+      j = await startJourney({ draw: { requested_amount: D(140_000) } });
+      const waiver = await j.fixDocuments();
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict).to.equal('FUNDABLE_WITH_CONDITIONS');
+      expect(compiled.body.compilation.reasons).to.include('WARNING: DUPLICATE_OR_UNSUPPORTED_COST');
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accepted = await j.post(
+        `/api/draws/${j.drawId}/accept`,
+        { reason: 'pay the G702 figure' },
+        approver,
+      );
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.equal(D(135_000));
     });
 
     it('never pays a rejected draw: DrawRejected ends its path to payment', async () => {
