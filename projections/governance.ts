@@ -247,7 +247,7 @@ function onProjectScanned(state: GovernanceState, data: ProjectScannedData, at: 
   }
 }
 
-/** Opens (or re-opens) a finding: a re-opened finding is a new occurrence, dated by this scan. */
+/** Opens (or re-opens) a finding, dated by when its condition arose (a re-opened one: not before its last resolution). */
 function openFinding(
   state: GovernanceState,
   finding: Finding,
@@ -256,13 +256,17 @@ function openFinding(
 ): void {
   const existed = state.findings[finding.id] !== undefined;
   const previousEntity = state.findings[finding.id]?.entity_id ?? null;
+  // The date the condition arose (issue 14) — findings recorded before that field: the scan's date —
+  // and a re-opened finding never before its previous occurrence was resolved.
+  const arose = finding.arose_on ?? data.scanned_on;
+  const floor = state.findings[finding.id]?.resolved_on ?? arose;
   state.findings[finding.id] = {
     ...finding,
     evidence: finding.evidence.map((e) => ({ ...e })),
     detected_on: data.scanned_on,
     org_id: at.org_id,
     status: 'OPEN',
-    opened_on: data.scanned_on,
+    opened_on: arose > floor ? arose : floor,
     opened_seq: at.seq,
     resolved_on: null,
     resolved_seq: null,

@@ -289,5 +289,7 @@ function draftFor(k: number): Parameters<typeof toFinding>[2] {
     detail: `detail ${k}`,
     evidence: [{ kind: 'draw', id: `DRW-${k % 3}` }],
     curable_by_documents: k % 2 === 0,
-  } satisfies Omit<Finding, 'id' | 'category' | 'project_id' | 'detected_on'> & { subject: string };
+  } satisfies Omit<Finding, 'id' | 'category' | 'project_id' | 'detected_on' | 'arose_on'> & {
+    subject: string;
+  };
 }
