@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { governance } from '../../projections/governance.js';
 import { serviceOf } from '../../src/app.js';
 import { D } from '../support/api-fixtures.js';
-import { startJourney, type DrawJourney } from '../support/draw-journey.js';
+import { GL_REQUIRED, startJourney, type DrawJourney } from '../support/draw-journey.js';
 
 /**
  * Resolving a finding (SPEC §5) is decided at the head like every governance command: the finding
@@ -38,16 +38,8 @@ describe('findings are always current: resolving, certifying and opening them (i
   });
 
   it('opens a finding on the date its condition arose, not on the day someone scanned (issue 14)', async () => {
-    j = await startJourney({ project: { required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }] } });
-    await j.created(`/api/projects/${j.projectId}/documents`, {
-      type: 'INSURANCE_CERTIFICATE',
-      insured: j.gc,
-      coverage_type: 'GL',
-      limit: D(2_000_000),
-      effective_on: '2026-01-01',
-      expires_on: '2026-07-10',
-      additional_insured: true,
-    });
+    j = await startJourney({ project: GL_REQUIRED });
+    await j.insureGc('2026-07-10');
     await j.fixDocuments();
     j.svc.clock.set('2026-07-20T15:00:00Z');
     // Nobody scanned: certification scans on its own and records what it found.

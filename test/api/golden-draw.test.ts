@@ -21,7 +21,6 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
   let drawId: string;
   const auth = () => ({ Authorization: `Bearer ${lender.key}` });
   const post = (path: string, body: unknown) => j.post(path, body);
-  const created = (path: string, body: unknown) => j.created(path, body);
   const fixDocuments = () => j.fixDocuments();
   const signAll = () => j.signAll();
 
@@ -158,13 +157,9 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
       document_id: waiver,
       jurisdiction: 'CA',
     });
-    // A new fact that changes the verdict: the push re-compiles at the head, so the verdict gate fails.
-    await created(`/api/projects/${projectId}/documents`, {
-      type: 'TITLE_DATE_DOWN',
-      effective_on: '2026-06-03',
-      new_liens: [{ claimant_name: 'Bayside Concrete Co.', amount: D(42_000), recorded_on: '2026-06-02' }],
-    });
-    expect(await gatesOf()).to.deep.equal(['verdict_fundable', 'eligibility']);
+    // A new fact that changes the verdict (a lien: NOT_FUNDABLE): the push re-compiles at the head.
+    await j.recordLien();
+    expect(await gatesOf()).to.deep.equal(['verdict_fundable']);
     const ledger = await request(svc.app).get('/api/ledger?limit=500').set(auth());
     const blockedEvents = (ledger.body.events as { type: string }[]).filter(
       (e) => e.type === 'PaymentPushBlocked',

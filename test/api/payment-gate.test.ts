@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { D } from '../support/api-fixtures.js';
-import { startJourney, type DrawJourney } from '../support/draw-journey.js';
+import { GL_REQUIRED, startJourney, type DrawJourney } from '../support/draw-journey.js';
 
 /**
  * Money moves only on current governance (issue 14). Each case compiles the draw FUNDABLE and
@@ -79,18 +79,8 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     });
 
     it('an insurance lapse: the GC’s required GL coverage expires before the push', async () => {
-      j = await startJourney({
-        project: { required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }] },
-      });
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'INSURANCE_CERTIFICATE',
-        insured: j.gc,
-        coverage_type: 'GL',
-        limit: D(2_000_000),
-        effective_on: '2026-01-01',
-        expires_on: '2026-07-10',
-        additional_insured: true,
-      });
+      j = await startJourney({ project: GL_REQUIRED });
+      await j.insureGc('2026-07-10');
       await j.readyToPay();
       j.svc.clock.set('2026-07-11T15:00:00Z');
 
@@ -104,11 +94,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     it('a new finding: a title date-down showing a new lien', async () => {
       j = await startJourney();
       await j.readyToPay();
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'TITLE_DATE_DOWN',
-        effective_on: '2026-06-03',
-        new_liens: [{ claimant_name: 'Bayside Concrete Co.', amount: D(42_000), recorded_on: '2026-06-02' }],
-      });
+      await j.recordLien();
 
       const gates = await refusedGates(j);
       expect(failed(gates)).to.include('verdict_fundable');
@@ -121,11 +107,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     it('records each refusal with the compilation it ran at the head, and pays nothing', async () => {
       j = await startJourney();
       await j.readyToPay();
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'TITLE_DATE_DOWN',
-        effective_on: '2026-06-03',
-        new_liens: [{ claimant_name: 'Bayside Concrete Co.', amount: D(42_000), recorded_on: '2026-06-02' }],
-      });
+      await j.recordLien();
       const before = await j.svc.head();
       await refusedGates(j);
       const ledger = await request(j.svc.app)

@@ -24,9 +24,16 @@ export interface DrawJourney {
   signAll(): Promise<void>;
   notarize(documentId: string): Promise<void>;
   compile(): Promise<request.Response>;
+  /** A title date-down effective on submission day that shows a new $42,000 lien. */
+  recordLien(): Promise<void>;
+  /** The GC's GL certificate ($2M, from 2026-01-01) expiring on `expiresOn`. */
+  insureGc(expiresOn: string): Promise<void>;
   /** Documents, compile (expected FUNDABLE), signatures and notarization: a draw ready to pay. */
   readyToPay(): Promise<void>;
 }
+
+/** A project override: the GC must hold $1M of GL cover (DOMAIN §3 INSURANCE_EXPIRY). */
+export const GL_REQUIRED = { required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }] };
 
 export async function startJourney(
   opts: { now?: string; project?: Record<string, unknown>; draw?: Record<string, unknown> } = {},
@@ -122,6 +129,24 @@ export async function startJourney(
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
     },
     compile: () => post('/api/dependency-graph', { action: 'compile_for_draw', project_id: projectId }),
+    async recordLien() {
+      await created(`/api/projects/${projectId}/documents`, {
+        type: 'TITLE_DATE_DOWN',
+        effective_on: '2026-06-03',
+        new_liens: [{ claimant_name: 'Bayside Concrete Co.', amount: D(42_000), recorded_on: '2026-06-02' }],
+      });
+    },
+    async insureGc(expiresOn) {
+      await created(`/api/projects/${projectId}/documents`, {
+        type: 'INSURANCE_CERTIFICATE',
+        insured: gc,
+        coverage_type: 'GL',
+        limit: D(2_000_000),
+        effective_on: '2026-01-01',
+        expires_on: expiresOn,
+        additional_insured: true,
+      });
+    },
     async readyToPay() {
       const waiver = await journey.fixDocuments();
       const compiled = await journey.compile();
