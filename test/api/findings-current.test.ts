@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { governance } from '../../projections/governance.js';
 import { serviceOf } from '../../src/app.js';
+import { findingId } from '../../src/governance/findings.js';
 import { D } from '../support/api-fixtures.js';
 import { GL_REQUIRED, startJourney, type DrawJourney } from '../support/draw-journey.js';
 
@@ -35,6 +36,17 @@ describe('findings are always current: resolving, certifying and opening them (i
     const resolved = await j.post(`/api/findings/${finding}/resolve`, body);
     expect(resolved.status, JSON.stringify(resolved.body)).to.equal(201);
     expect((await j.post(`/api/findings/${finding}/resolve`, body)).status).to.equal(409);
+  });
+
+  it('resolves a finding the facts raise though nobody scanned yet; another org still gets 404', async () => {
+    j = await startJourney();
+    // Application 1 has no title date-down after it: TITLE_DATE_DOWN (BLOCKING, subject currency).
+    const finding = findingId(j.projectId, 'TITLE_DATE_DOWN', j.drawId, 'currency');
+    const body = { resolution: 'Date-down ordered; lender accepts the gap', resolved_on: '2026-06-03' };
+    const other = await j.svc.key('Second Street Capital');
+    expect((await j.post(`/api/findings/${finding}/resolve`, body, other)).status).to.equal(404);
+    const resolved = await j.post(`/api/findings/${finding}/resolve`, body);
+    expect(resolved.status, JSON.stringify(resolved.body)).to.equal(201);
   });
 
   it('opens a finding on the date its condition arose, not on the day someone scanned (issue 14)', async () => {
