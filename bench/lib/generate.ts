@@ -25,6 +25,8 @@ import {
 } from '../../src/governance/events.js';
 import { decideScan, scanInputFor, scanProject } from '../../src/governance/scan.js';
 import { asPlatformMultiHash, notarize } from '../../src/notarization/notarize.js';
+import { instructionOf } from '../../src/payments/push.js';
+import { sha256Hex } from '../../src/platform/crypto/hash.js';
 import { decideIssueKey, type IssuedKey } from '../../src/orgs/keys.js';
 import type { ApiKeyScope } from '../../src/platform/crypto/api-key.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
@@ -572,37 +574,46 @@ class Generator {
     }
     const payId = this.#nextId();
     const paymentId = idFromUuid('PAY-', payId);
+    const payment = {
+      payment_id: paymentId,
+      draw_id: drawId,
+      project_id: projectId,
+      amount: requested,
+      rail: this.#rng.chance(0.7) ? ('ACH' as const) : ('Wire' as const),
+      message_id: `MSG-${paymentId.slice(4)}`,
+      funded_on: on,
+      compilation_id: idFromUuid('CMP-', cmpId),
+      draw_verdict: verdict,
+      instruction: {
+        created_at: now().toISOString(),
+        requested_execution_date: on,
+        debtor: { name: LENDERS[job.lender]!, account: this.lenders[job.lender]!.key.org_id, agent: null },
+        creditor: { name: job.gc.id!, account: job.gc.id!, agent: null },
+        currency: 'USD' as const,
+        end_to_end_id: drawId,
+        remittance_info: `Draw ${a} ${drawId}`,
+      },
+    };
+    // The payment and its delivery go in together: a ledger never ends between the two.
+    if (this.writer.seq + 2 > this.#opts.events) throw new Enough();
     this.#emit(
-      governanceEvent(
-        'PaymentPushed',
-        drawStream(drawId),
-        hashed('payment', {
-          payment_id: paymentId,
-          draw_id: drawId,
-          project_id: projectId,
-          amount: requested,
-          rail: this.#rng.chance(0.7) ? ('ACH' as const) : ('Wire' as const),
-          message_id: `MSG-${paymentId.slice(4)}`,
-          funded_on: on,
-          compilation_id: idFromUuid('CMP-', cmpId),
-          draw_verdict: verdict,
-          instruction: {
-            created_at: now().toISOString(),
-            requested_execution_date: on,
-            debtor: {
-              name: LENDERS[job.lender]!,
-              account: this.lenders[job.lender]!.key.org_id,
-              agent: null,
-            },
-            creditor: { name: job.gc.id!, account: job.gc.id!, agent: null },
-            currency: 'USD' as const,
-            end_to_end_id: drawId,
-            remittance_info: `Draw ${a} ${drawId}`,
-          },
-        }),
-      ),
+      governanceEvent('PaymentPushed', drawStream(drawId), hashed('payment', payment)),
       meta('PaymentPush'),
       payId,
+    );
+    // A historic payment was delivered to its rail at the time, as the outbox records it; a service
+    // opening this ledger has nothing left to deliver.
+    this.#emit(
+      governanceEvent('PaymentInstructionDelivered', drawStream(drawId), {
+        payment_id: paymentId,
+        draw_id: drawId,
+        message_id: payment.message_id,
+        location: `${payment.message_id}.xml`,
+        sha256: sha256Hex(instructionOf(payment)),
+        attempt: 1,
+        delivered_at: now().toISOString(),
+      }),
+      { ...meta('PaymentPush'), actor: 'payment-outbox' },
     );
     job.billed = job.billed.map((b, i) => b + perLine[i]!);
     job.funded += requested;
