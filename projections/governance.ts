@@ -13,6 +13,10 @@ import type {
   CertificationIssuedData,
   DocumentNotarizedData,
   DrawCompiledData,
+  DrawConditionsAcceptedData,
+  PaymentInstructionDeliveredData,
+  PaymentInstructionFailedData,
+  DrawRejectedData,
   DrawSimulatedData,
   PaymentPushBlockedData,
   PaymentPushedData,
@@ -48,6 +52,17 @@ export type CertificationRecord = CertificationIssuedData &
 export type NotarizationRecord = DocumentNotarizedData & RecordedResult;
 export type PaymentRecord = PaymentPushedData & RecordedResult;
 export type BlockedPushRecord = PaymentPushBlockedData & RecordedResult;
+export type RejectionRecord = DrawRejectedData & RecordedResult;
+export type AcceptanceRecord = DrawConditionsAcceptedData & RecordedResult;
+
+/** Where a payment's instruction stands in the outbox. */
+export interface DeliveryRecord {
+  status: 'PENDING' | 'DELIVERED';
+  attempts: number;
+  location: string | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+}
 
 export interface GovernanceState {
   scans: Record<string, ScanRecord>;
@@ -70,6 +85,12 @@ export interface GovernanceState {
   payments_by_draw: Record<string, string[]>;
   /** Refused payment pushes per draw, oldest first. */
   blocked_pushes_by_draw: Record<string, BlockedPushRecord[]>;
+  /** The lender's rejection of a draw (DOMAIN §1 REJECTED), by draw id. */
+  rejections_by_draw: Record<string, RejectionRecord>;
+  /** The latest lender acceptance of a draw's conditions, by draw id. */
+  acceptances_by_draw: Record<string, AcceptanceRecord>;
+  /** Payment instruction delivery per payment id (every recorded payment has one, PENDING first). */
+  deliveries: Record<string, DeliveryRecord>;
 }
 
 export function initGovernanceState(): GovernanceState {
@@ -91,6 +112,9 @@ export function initGovernanceState(): GovernanceState {
     payments: {},
     payments_by_draw: {},
     blocked_pushes_by_draw: {},
+    rejections_by_draw: {},
+    acceptances_by_draw: {},
+    deliveries: {},
   };
 }
 
@@ -109,7 +133,7 @@ interface FindingResolvedView {
 
 export const governance: Projection<GovernanceState> = {
   name: 'governance',
-  version: 1,
+  version: 2,
   init: initGovernanceState,
   evolve(state, event) {
     const type = event.type;
@@ -144,6 +168,42 @@ export const governance: Projection<GovernanceState> = {
       case 'PaymentPushBlocked':
         onPaymentPushBlocked(state, event.data as PaymentPushBlockedData, at);
         break;
+      case 'DrawRejected':
+        state.rejections_by_draw[(event.data as DrawRejectedData).draw_id] ??= {
+          ...(event.data as DrawRejectedData),
+          ...at,
+        };
+        break;
+      case 'DrawConditionsAccepted': {
+        const data = event.data as DrawConditionsAcceptedData;
+        state.acceptances_by_draw[data.draw_id] = {
+          ...data,
+          accepted_codes: [...data.accepted_codes],
+          ...at,
+        };
+        break;
+      }
+      case 'PaymentInstructionDelivered': {
+        const data = event.data as PaymentInstructionDeliveredData;
+        const record = state.deliveries[data.payment_id];
+        if (record) {
+          record.status = 'DELIVERED';
+          record.attempts = Math.max(record.attempts, data.attempt);
+          record.location = data.location;
+          record.next_attempt_at = null;
+        }
+        break;
+      }
+      case 'PaymentInstructionFailed': {
+        const data = event.data as PaymentInstructionFailedData;
+        const record = state.deliveries[data.payment_id];
+        if (record && record.status === 'PENDING') {
+          record.attempts = Math.max(record.attempts, data.attempt);
+          record.last_error = data.error;
+          record.next_attempt_at = data.next_attempt_at;
+        }
+        break;
+      }
       default: {
         const unhandled: never = type;
         throw new Error(`governance projection: unhandled ${String(unhandled)}`);
@@ -187,7 +247,7 @@ function onProjectScanned(state: GovernanceState, data: ProjectScannedData, at: 
   }
 }
 
-/** Opens (or re-opens) a finding: a re-opened finding is a new occurrence, dated by this scan. */
+/** Opens (or re-opens) a finding, dated by when its condition arose (a re-opened one: not before its last resolution). */
 function openFinding(
   state: GovernanceState,
   finding: Finding,
@@ -196,13 +256,17 @@ function openFinding(
 ): void {
   const existed = state.findings[finding.id] !== undefined;
   const previousEntity = state.findings[finding.id]?.entity_id ?? null;
+  // The date the condition arose (issue 14) — findings recorded before that field: the scan's date —
+  // and a re-opened finding never before its previous occurrence was resolved.
+  const arose = finding.arose_on ?? data.scanned_on;
+  const floor = state.findings[finding.id]?.resolved_on ?? arose;
   state.findings[finding.id] = {
     ...finding,
     evidence: finding.evidence.map((e) => ({ ...e })),
     detected_on: data.scanned_on,
     org_id: at.org_id,
     status: 'OPEN',
-    opened_on: data.scanned_on,
+    opened_on: arose > floor ? arose : floor,
     opened_seq: at.seq,
     resolved_on: null,
     resolved_seq: null,
@@ -292,6 +356,13 @@ function onDocumentNotarized(state: GovernanceState, data: DocumentNotarizedData
 function onPaymentPushed(state: GovernanceState, data: PaymentPushedData, at: RecordedResult): void {
   state.payments[data.payment_id] = { ...data, ...at };
   (state.payments_by_draw[data.draw_id] ??= []).push(data.payment_id);
+  state.deliveries[data.payment_id] ??= {
+    status: 'PENDING',
+    attempts: 0,
+    location: null,
+    last_error: null,
+    next_attempt_at: null,
+  };
 }
 
 function onPaymentPushBlocked(

@@ -2,6 +2,7 @@
  * createApp(deps): the HTTP surface, with no listen and no I/O of its own. Middleware order is the
  * contract: request id → security headers → metrics/log → signing → routes → 404/405 → problem+json.
  */
+import { join } from 'node:path';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { keys } from '../projections/keys.js';
@@ -14,6 +15,8 @@ import { mountCertification } from './certification/routes.js';
 import { mountNotarization } from './notarization/routes.js';
 import { mountDeveloperResources } from './openapi/routes.js';
 import { mountPayments } from './payments/routes.js';
+import { PaymentOutbox } from './payments/outbox.js';
+import { FileRailAdapter } from './payments/rail-adapter.js';
 import { creditActions } from './lender-api/credit-actions.js';
 import { creditView } from './lender-api/entity-facts.js';
 import { historyAction } from './lender-api/history.js';
@@ -60,6 +63,11 @@ export interface AppDeps {
   samApi?: SamApiSource | null;
   /** Collect Node process metrics (off in tests: prom-client's collectors are process-global). */
   processMetrics?: boolean;
+}
+
+/** The app's payment outbox (tests drive and stop it; main stops it at shutdown). */
+export function paymentOutboxOf(app: Express): PaymentOutbox {
+  return app.locals.paymentOutbox as PaymentOutbox;
 }
 
 /** The service bundle behind an app (for background jobs the composition root starts). */
@@ -147,8 +155,11 @@ export function createApp(deps: AppDeps): Express {
   mountGovernance(service, credit);
   mountDrawGovernance(service, credit);
   mountCertification(service, credit);
-  mountNotarization(service);
-  mountPayments(service, credit);
+  mountNotarization(service, credit);
+  const outbox = new PaymentOutbox(deps, new FileRailAdapter(join(deps.dataDir, 'payments')));
+  app.locals.paymentOutbox = outbox;
+  outbox.start();
+  mountPayments(service, credit, () => outbox.kick());
   mountAuditVerify(service);
 
   mountDeveloperResources(service);

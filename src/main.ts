@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import { ConfigError, loadConfig } from './config.js';
-import { createApp, serviceOf } from './app.js';
+import { createApp, paymentOutboxOf, serviceOf } from './app.js';
 import { BehaviorEvaluator } from './lender-api/behavior-evaluator.js';
 import { compose } from './compose.js';
 import { seedOnFirstStart } from './demo/first-start.js';
@@ -88,6 +88,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info('shutting down', { signal });
   server.close();
+  paymentOutboxOf(app).stop();
   await evaluator.stop();
   await composed.close();
   process.exit(0);

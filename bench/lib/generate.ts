@@ -15,7 +15,9 @@ import { keys as keysProjection } from '../../projections/keys.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
 import { gradeFor } from '../../src/governance/constants.js';
+import { CERTIFICATION_VALID_DAYS } from '../../src/certification/certify.js';
 import {
+  drawStream,
   governanceEvent,
   payloadHash,
   projectStream,
@@ -23,6 +25,8 @@ import {
 } from '../../src/governance/events.js';
 import { decideScan, scanInputFor, scanProject } from '../../src/governance/scan.js';
 import { asPlatformMultiHash, notarize } from '../../src/notarization/notarize.js';
+import { instructionOf } from '../../src/payments/push.js';
+import { sha256Hex } from '../../src/platform/crypto/hash.js';
 import { decideIssueKey, type IssuedKey } from '../../src/orgs/keys.js';
 import type { ApiKeyScope } from '../../src/platform/crypto/api-key.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
@@ -58,7 +62,7 @@ import {
 } from './project-plan.js';
 
 /** Bump when the generator's output changes, so cached datasets are regenerated. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 3;
 const BASE_YEAR = 2020;
 /** A generated job yields about this many events; sizes the start rate to the requested total. */
 const EVENTS_PER_JOB = 700;
@@ -531,7 +535,7 @@ class Generator {
     this.#emit(
       governanceEvent(
         'DrawCompiled',
-        projectStream(projectId),
+        drawStream(drawId),
         hashed('compilation', {
           compilation_id: idFromUuid('CMP-', cmpId),
           draw_id: drawId,
@@ -552,12 +556,14 @@ class Generator {
       this.#emit(
         governanceEvent(
           'PaymentPushBlocked',
-          projectStream(projectId),
+          drawStream(drawId),
           hashed('payment_blocked', {
             draw_id: drawId,
             project_id: projectId,
             rail: 'ACH' as const,
             gates: [{ gate: 'verdict_fundable', passed: false, detail: `draw verdict ${verdict}` }],
+            compilation_id: idFromUuid('CMP-', cmpId),
+            draw_verdict: verdict,
             attempted_on: on,
           }),
         ),
@@ -571,29 +577,56 @@ class Generator {
         });
     }
     const payId = this.#nextId();
+    const paymentId = idFromUuid('PAY-', payId);
+    const payment = {
+      payment_id: paymentId,
+      draw_id: drawId,
+      project_id: projectId,
+      amount: requested,
+      rail: this.#rng.chance(0.7) ? ('ACH' as const) : ('Wire' as const),
+      message_id: `MSG-${paymentId.slice(4)}`,
+      funded_on: on,
+      compilation_id: idFromUuid('CMP-', cmpId),
+      draw_verdict: verdict,
+      instruction: {
+        created_at: now().toISOString(),
+        requested_execution_date: on,
+        debtor: { name: LENDERS[job.lender]!, account: this.lenders[job.lender]!.key.org_id, agent: null },
+        creditor: { name: job.gc.id!, account: job.gc.id!, agent: null },
+        currency: 'USD' as const,
+        end_to_end_id: drawId,
+        remittance_info: `Draw ${a} ${drawId}`,
+      },
+    };
+    // The payment and its delivery go in together: a ledger never ends between the two.
+    if (this.writer.seq + 2 > this.#opts.events) throw new Enough();
     this.#emit(
-      governanceEvent(
-        'PaymentPushed',
-        projectStream(projectId),
-        hashed('payment', {
-          payment_id: idFromUuid('PAY-', payId),
-          draw_id: drawId,
-          project_id: projectId,
-          amount: requested,
-          rail: this.#rng.chance(0.7) ? ('ACH' as const) : ('Wire' as const),
-          message_id: `PL-${idFromUuid('', payId).toUpperCase()}`,
-          funded_on: on,
-        }),
-      ),
+      governanceEvent('PaymentPushed', drawStream(drawId), hashed('payment', payment)),
       meta('PaymentPush'),
       payId,
+    );
+    // A historic payment was delivered to its rail at the time, as the outbox records it; a service
+    // opening this ledger has nothing left to deliver.
+    this.#emit(
+      governanceEvent('PaymentInstructionDelivered', drawStream(drawId), {
+        payment_id: paymentId,
+        draw_id: drawId,
+        message_id: payment.message_id,
+        location: `${payment.message_id}.xml`,
+        sha256: sha256Hex(instructionOf(payment)),
+        attempt: 1,
+        delivered_at: now().toISOString(),
+      }),
+      { ...meta('PaymentPush'), actor: 'payment-outbox' },
     );
     job.billed = job.billed.map((b, i) => b + perLine[i]!);
     job.funded += requested;
     if (a % 6 === 0) {
       const score = result.scan_verdict === 'CLEAN' ? 92 : result.scan_verdict === 'WARNING' ? 81 : 68;
       const certId = this.#nextId();
-      const validUntil = new Date(this.#now + 180 * 86_400_000).toISOString().slice(0, 10);
+      const validUntil = new Date(this.#now + CERTIFICATION_VALID_DAYS * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
       this.#emit(
         governanceEvent(
           'CertificationIssued',

@@ -3,25 +3,17 @@
  * serve its public SVG badge, whose status (VALID / EXPIRED / SUPERSEDED) is read at request time.
  */
 import { z } from 'zod';
-import { governance, openFindingsOf } from '../../projections/governance.js';
+import { governance } from '../../projections/governance.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { isoDate } from '../platform/clock.js';
-import { authOf } from '../platform/http/context.js';
-import { runCommand } from '../platform/http/command.js';
 import { ProblemError } from '../platform/http/problem.js';
-import { provenanceOf } from '../platform/http/provenance.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
-import { idFromUuid } from '../platform/ids.js';
-import { adequacyOf, projectContext, type CreditView } from '../governance/context.js';
-import {
-  governanceEvent,
-  payloadHash,
-  projectStream,
-  type CertificationIssuedData,
-} from '../governance/events.js';
+import { governanceCommand } from '../governance/command.js';
+import type { CreditView } from '../governance/head.js';
 import { renderBadge } from './badge.js';
-import { badgeStatus, badgeUrl, certify } from './certify.js';
+import { badgeStatus } from './certify.js';
+import { decideIssueCertification } from './decide.js';
 
 export const IssueCertificationBody = z.strictObject({
   action: z.literal('issue'),
@@ -39,49 +31,9 @@ export function mountCertification(s: Service, credit: CreditView): void {
     ...projectGuard(s, 'governance:write', { appends: true }),
     async (req, res) => {
       const body = parseWith(IssueCertificationBody, req.body);
-      const ctx = await projectContext(s, authOf(req).org_id, body.project_id);
-      const committed = await runCommand(s.ledger, req, (_head, eventId) => {
-        const now = s.clock.now();
-        const open = openFindingsOf(s.runtime.state(governance), ctx.project.id);
-        const adequacy = adequacyOf(s, ctx, credit, open);
-        const terms = certify({
-          adequacy_overall: adequacy.overall.score,
-          open_blocking: open.filter((f) => f.severity === 'BLOCKING').length,
-          issued_on: isoDate(now),
-        });
-        const id = idFromUuid('CERT-', eventId);
-        const certification = {
-          id,
-          project_id: ctx.project.id,
-          grade: terms.grade,
-          score: terms.score,
-          capped: terms.capped,
-          issued_on: terms.issued_on,
-          valid_until: terms.valid_until,
-          badge_url: badgeUrl(s.publicBaseUrl, id),
-        };
-        const payload = { certification, as_of: now.toISOString() };
-        const hash = payloadHash(payload);
-        const data: CertificationIssuedData = {
-          certification_id: id,
-          project_id: ctx.project.id,
-          grade: terms.grade,
-          score: terms.score,
-          issued_on: terms.issued_on,
-          valid_until: terms.valid_until,
-          payload_hash: hash,
-          artifacts: [{ kind: 'certification', hash }],
-        };
-        return {
-          events: [governanceEvent('CertificationIssued', projectStream(ctx.project.id), data, eventId)],
-          result: payload,
-        };
-      });
-      const event = committed.events[0]!;
-      res.status(201).json({
-        ...committed.result,
-        provenance: provenanceOf(committed.result, { seq: event.seq, hash: event.hash }),
-      });
+      await governanceCommand(s, credit, req, res, (head, ctx) =>
+        decideIssueCertification(head, { type: 'IssueCertification', project_id: body.project_id }, ctx),
+      );
     },
   );
 

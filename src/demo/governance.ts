@@ -5,8 +5,9 @@
  *
  * - at each application's review (submission + 5 days): `full_scan` the project, `compile_for_draw`;
  * - at funding (submission + 6 days), applications before the latest: re-scan, notarize the lien
- *   waivers the payment depends on (construction), compile again, `payment-push` on the profile's first
- *   rail (201 expected) — after which everyone's unconditional waivers follow (`after_funding`);
+ *   waivers the payment depends on (construction), compile again, accept the draw's conditions
+ *   (201, or 409 when it has none), `payment-push` on the profile's preferred rail its PRAL allows
+ *   (201 expected) — after which everyone's unconditional waivers follow (`after_funding`);
  * - on `today`: a final scan and compile per project, a certification per project, a simulation
  *   of every application under review, P02's payment push refused by its gate (422 expected);
  * - phase `credit`: lender credit inquiries per GC at −60/−30/0 days (score history for DOMAIN §5
@@ -90,9 +91,21 @@ export function reviewSteps(m: ProjectModel, d: DrawModel, previous: DrawModel |
     d.funded_on,
     m,
     '/api/payment-push',
-    { draw_id: ref(d.ref), rail: PAYMENT_RAIL[m.scenario.profile] },
+    // No rail named: the push takes the profile's preferred rail the draw's PRAL allows
+    // (a GC on PROBATION is paid by escrow).
+    { draw_id: ref(d.ref) },
     `${d.ref}: payment push`,
     [201],
+  );
+  // The lender accepts whatever conditions the draw carries at funding (FUNDABLE_WITH_CONDITIONS);
+  // a draw with none answers 409 (nothing to accept), which is as good.
+  const accept = gov(
+    d.funded_on,
+    m,
+    `/api/draws/${ref(d.ref)}/accept`,
+    { reason: 'Conditions reviewed and accepted by the lender at funding' },
+    `${d.ref}: accept conditions`,
+    [201, 409],
   );
   return [
     ...review,
@@ -100,6 +113,7 @@ export function reviewSteps(m: ProjectModel, d: DrawModel, previous: DrawModel |
     scan(d.funded_on, m),
     ...waivers.map((w) => notarize(d.funded_on, m, w)),
     compile(d.funded_on, m, d),
+    accept,
     push,
   ];
 }

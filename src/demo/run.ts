@@ -37,7 +37,8 @@ export const DEMO_SCOPES: ApiKeyScope[] = [
   'governance:write',
   'ledger:read',
 ];
-const SEEDING_SCOPES: ApiKeyScope[] = [...DEMO_SCOPES];
+/** The lenders seeding the demo also accept draws' conditions at funding (`draws:approve`). */
+const SEEDING_SCOPES: ApiKeyScope[] = [...DEMO_SCOPES, 'draws:approve'];
 
 export interface RunOptions {
   /** Phases to send (default: all; `['ingest']` seeds the bare facts). */

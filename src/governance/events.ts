@@ -19,7 +19,7 @@ import type { EventInput } from '../platform/ledger/index.js';
 import { canonicalJson } from '../platform/ledger/index.js';
 import { sha256Hex, type MultiHash } from '../platform/crypto/hash.js';
 import type { IsoDate, IsoInstant } from '../projects/facts.js';
-import type { PaymentRail } from '../projects/profiles.js';
+import type { PushRail } from '../projects/profiles.js';
 import type { AdequacyMember, GradedScore } from './adequacy.js';
 import type { Grade } from './constants.js';
 import type { Finding, ScanResult } from './findings.js';
@@ -132,19 +132,60 @@ export interface DocumentNotarizedData {
   artifacts: ArtifactRef[];
 }
 
+/** A pain.001 party: name, account, and its agent (BIC, ABA routing, or null → NOTPROVIDED). */
+export interface InstructionParty {
+  name: string;
+  account: string;
+  agent: { bic: string } | { aba_routing: string } | null;
+}
+
+/** Everything a payment instruction says besides its message id and amount (regenerable from the event). */
+export interface PaymentInstructionFacts {
+  created_at: IsoInstant;
+  requested_execution_date: IsoDate;
+  debtor: InstructionParty;
+  creditor: InstructionParty;
+  currency: 'USD';
+  end_to_end_id: string;
+  remittance_info: string;
+}
+
 /** Attests that money for a draw was pushed on a rail after its gate passed; the draw is FUNDED. */
 export interface PaymentPushedData {
   /** `PAY-…` */
   payment_id: string;
   draw_id: string;
   project_id: string;
+  /** G702 line 8 (current payment due), or the REDUCED amount. */
   amount: number;
-  rail: PaymentRail;
+  rail: PushRail;
   /** pain.001 message id. */
   message_id: string;
   funded_on: IsoDate;
+  /** The compilation the push ran at the head (recorded just before this event). */
+  compilation_id: string;
+  draw_verdict: DrawVerdict;
+  instruction: PaymentInstructionFacts;
   payload_hash: string;
-  /** `[{kind: 'payment', hash: payload_hash}]` */
+  /** `[{kind: 'payment', hash: payload_hash}, {kind: 'payment_instruction', hash: sha256(xml)}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** Attests that a lender key with `draws:approve` accepted a draw's open conditions (or its reduced amount). */
+export interface DrawConditionsAcceptedData {
+  /** `ACC-…` */
+  acceptance_id: string;
+  draw_id: string;
+  project_id: string;
+  /** The verdict at the head when accepted: FUNDABLE_WITH_CONDITIONS or REDUCED. */
+  draw_verdict: DrawVerdict;
+  /** Codes of the findings open for the draw that the lender accepted. */
+  accepted_codes: string[];
+  finding_ids: string[];
+  reason: string;
+  accepted_on: IsoDate;
+  payload_hash: string;
+  /** `[{kind: 'draw_acceptance', hash: payload_hash}]` */
   artifacts: ArtifactRef[];
 }
 
@@ -159,12 +200,52 @@ export interface GateResult {
 export interface PaymentPushBlockedData {
   draw_id: string;
   project_id: string;
-  rail: PaymentRail | null;
+  rail: PushRail | null;
   gates: GateResult[];
+  /** The compilation the push ran at the head, and its verdict. */
+  compilation_id: string;
+  draw_verdict: DrawVerdict;
   attempted_on: IsoDate;
   payload_hash: string;
   /** `[{kind: 'payment_blocked', hash: payload_hash}]` */
   artifacts: ArtifactRef[];
+}
+
+/** Attests that the lender rejected a draw, with its reasons: the draw is REJECTED and can never be paid (DOMAIN §1). */
+export interface DrawRejectedData {
+  /** `REJ-…` */
+  rejection_id: string;
+  draw_id: string;
+  project_id: string;
+  reasons: string[];
+  rejected_on: IsoDate;
+  payload_hash: string;
+  /** `[{kind: 'draw_rejection', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** The payment outbox handed a recorded payment's pain.001 to the rail (issue 14 item 6). */
+export interface PaymentInstructionDeliveredData {
+  payment_id: string;
+  draw_id: string;
+  message_id: string;
+  /** Where the instruction went: a file path for the embedded rail, a bank reference otherwise. */
+  location: string;
+  /** SHA-256 of the delivered bytes (the `payment_instruction` artifact of `PaymentPushed`). */
+  sha256: string;
+  attempt: number;
+  delivered_at: IsoInstant;
+}
+
+/** A delivery attempt failed; the outbox retries at `next_attempt_at` (exponential backoff). */
+export interface PaymentInstructionFailedData {
+  payment_id: string;
+  draw_id: string;
+  message_id: string;
+  attempt: number;
+  error: string;
+  failed_at: IsoInstant;
+  next_attempt_at: IsoInstant;
 }
 
 export interface GovernanceEventMap {
@@ -176,6 +257,10 @@ export interface GovernanceEventMap {
   DocumentNotarized: DocumentNotarizedData;
   PaymentPushed: PaymentPushedData;
   PaymentPushBlocked: PaymentPushBlockedData;
+  DrawRejected: DrawRejectedData;
+  DrawConditionsAccepted: DrawConditionsAcceptedData;
+  PaymentInstructionDelivered: PaymentInstructionDeliveredData;
+  PaymentInstructionFailed: PaymentInstructionFailedData;
 }
 export type GovernanceEventType = keyof GovernanceEventMap;
 
@@ -188,6 +273,10 @@ export const GOVERNANCE_EVENT_TYPES: readonly GovernanceEventType[] = [
   'DocumentNotarized',
   'PaymentPushed',
   'PaymentPushBlocked',
+  'DrawRejected',
+  'DrawConditionsAccepted',
+  'PaymentInstructionDelivered',
+  'PaymentInstructionFailed',
 ];
 
 export function isGovernanceEventType(type: string): type is GovernanceEventType {

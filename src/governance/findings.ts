@@ -58,6 +58,12 @@ export interface Finding {
   evidence: Evidence[];
   /** YYYY-MM-DD */
   detected_on: string;
+  /**
+   * The date its condition arose (issue 14): the newest fact it rests on, or the day time brought
+   * the condition on (a coverage expiring, an inspection going stale); never after `detected_on`.
+   * A finding opens on this date, not on the day someone scanned.
+   */
+  arose_on: string;
   /** Whether a document can cure it (DOMAIN §9 HOLD vs NOT_FUNDABLE, §10 DELAY). */
   curable_by_documents: boolean;
 }
@@ -112,10 +118,18 @@ export interface FindingDraft {
   detail: string;
   evidence: Evidence[];
   curable_by_documents: boolean;
+  /** For a condition time brings on: the day it came on (else the newest evidence fact's date). */
+  arose_on?: string;
 }
 
 /** Builds a finding of `project_id` detected on `detected_on` (YYYY-MM-DD). */
-export function toFinding(project_id: string, detected_on: string, draft: FindingDraft): Finding {
+export function toFinding(
+  project_id: string,
+  detected_on: string,
+  draft: FindingDraft,
+  evidence_on: string | null = null,
+): Finding {
+  const arose = draft.arose_on ?? evidence_on ?? detected_on;
   return {
     id: findingId(project_id, draft.code, draft.draw_id, draft.subject),
     code: draft.code,
@@ -128,6 +142,7 @@ export function toFinding(project_id: string, detected_on: string, draft: Findin
     detail: draft.detail,
     evidence: draft.evidence,
     detected_on,
+    arose_on: arose < detected_on ? arose : detected_on,
     curable_by_documents: draft.curable_by_documents,
   };
 }

@@ -13,8 +13,9 @@ import type {
   IsoDate,
   Project,
   ProjectsState,
+  Recorded,
 } from '../projects/facts.js';
-import type { Finding, FindingDraft } from './findings.js';
+import type { Evidence, Finding, FindingDraft } from './findings.js';
 import { toFinding } from './findings.js';
 import { isoDate } from '../platform/clock.js';
 
@@ -73,7 +74,17 @@ export function findingsOf(input: ScanInput, now: Date, drafts: readonly (Findin
   const today = isoDate(now);
   return drafts
     .filter((d): d is FindingDraft => d !== null)
-    .map((d) => toFinding(input.project.id, today, d));
+    .map((d) => toFinding(input.project.id, today, d, evidenceDate(input, d.evidence)));
+}
+
+/** The day the newest fact among `evidence` was recorded (the condition cannot predate it); null if none is known. */
+export function evidenceDate(input: ScanInput, evidence: readonly Evidence[]): IsoDate | null {
+  const facts: Recorded[] = [input.project, ...input.draws, ...input.documents, ...input.change_orders];
+  const byId = new Map(facts.map((f) => [(f as Recorded & { id: string }).id, f]));
+  const dates = evidence
+    .map((e) => byId.get(e.id)?.recorded_at.slice(0, 10))
+    .filter((d): d is string => d !== undefined);
+  return dates.length === 0 ? null : dates.reduce((a, b) => (a > b ? a : b));
 }
 
 /**

@@ -11,7 +11,7 @@ import { registryProjection } from '../../projections/registry.js';
 import { isoDate } from '../platform/clock.js';
 import type { Service } from '../platform/http/service.js';
 import type { FindingRecord } from '../governance/findings.js';
-import type { CreditView } from '../governance/context.js';
+import type { CreditView } from '../governance/head.js';
 import {
   verifyContractorRegistry,
   verifyFromSamAnswer,

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { AuditVerifyBody } from '../audit/verify-route.js';
 import { IssueCertificationBody } from '../certification/routes.js';
-import { CompileBody, SimulateBody } from '../governance/draw-routes.js';
+import { AcceptDrawBody, CompileBody, RejectDrawBody, SimulateBody } from '../governance/draw-routes.js';
 import { AdequacyBody, KernelScanBody } from '../governance/routes.js';
 import { NotarizeBody } from '../notarization/routes.js';
 import { PaymentPushBody } from '../payments/routes.js';
@@ -443,6 +443,34 @@ function governance(): OperationSpec[] {
         'The payment, submitted to the rail adapter as an ISO 20022 pain.001',
       ),
       errors: ['NOT_FOUND', 'GATE_UNMET'],
+    },
+    {
+      ...W,
+      method: 'POST',
+      path: '/api/draws/{id}/reject',
+      operationId: 'rejectDraw',
+      tag: 'Governance',
+      summary: 'Reject a draw, with reasons: it can never be paid (DrawRejected)',
+      description: 'A funded or already rejected draw → 409.',
+      body: body('RejectDrawBody', RejectDrawBody),
+      response: recorded('DrawRejectionResult', R.DrawRejectionResultSchema, 'The rejection'),
+      errors: ['NOT_FOUND', 'CONFLICT'],
+    },
+    {
+      access: 'project',
+      scope: 'draws:approve',
+      appends: true,
+      method: 'POST',
+      path: '/api/draws/{id}/accept',
+      operationId: 'acceptDrawConditions',
+      tag: 'Governance',
+      summary:
+        "Accept a draw's open conditions (FUNDABLE_WITH_CONDITIONS) or reduced amount (REDUCED), with a reason",
+      description:
+        'Needs a key with draws:approve. The acceptance covers the findings open for the draw at the head; a condition that arises later must be accepted again. Any other verdict → 409.',
+      body: body('AcceptDrawBody', AcceptDrawBody),
+      response: recorded('DrawAcceptanceResult', R.DrawAcceptanceResultSchema, 'The acceptance'),
+      errors: ['NOT_FOUND', 'CONFLICT'],
     },
     {
       access: 'project',

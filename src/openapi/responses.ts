@@ -324,9 +324,34 @@ export const PaymentResultSchema = z.looseObject({
     id: str,
     draw_id: str,
     amount: int,
-    rail: z.enum(['ACH', 'Wire', 'RTP', 'SWIFT']),
+    rail: z.enum(['ACH', 'Wire', 'RTP', 'SWIFT', 'ESCROW']),
     status: z.literal('SUBMITTED'),
     instruction: z.looseObject({ format: z.literal('pain.001'), message_id: str }),
+  }),
+  provenance: ProvenanceSchema,
+});
+
+export const DrawRejectionResultSchema = z.looseObject({
+  rejection: z.looseObject({
+    id: str,
+    draw_id: str,
+    project_id: str,
+    reasons: z.array(str),
+    rejected_on: str,
+  }),
+  provenance: ProvenanceSchema,
+});
+
+export const DrawAcceptanceResultSchema = z.looseObject({
+  acceptance: z.looseObject({
+    id: str,
+    draw_id: str,
+    draw_verdict: str,
+    accepted_codes: z.array(str),
+    finding_ids: z.array(str),
+    fundable_amount: int,
+    reason: str,
+    accepted_on: str,
   }),
   provenance: ProvenanceSchema,
 });

@@ -4,8 +4,15 @@
  * missing at once, and the `PaymentPushBlocked` event records the full picture.
  */
 import type { Document, Draw, LienWaiver, Project } from '../projects/facts.js';
-import type { GateName, NotarizableDocumentType, Profile, ProfileName } from '../projects/profiles.js';
-import type { DrawVerdict } from '../governance/compile/index.js';
+import type {
+  GateName,
+  NotarizableDocumentType,
+  Profile,
+  PushRail,
+  ProfileName,
+} from '../projects/profiles.js';
+import type { DrawVerdict, Pral } from '../governance/compile/index.js';
+import { PRAL_TERMS } from '../credit/index.js';
 import { checkWaivers, requiredWaivers, type WaiverCheck } from './waivers.js';
 
 /**
@@ -41,11 +48,28 @@ export const PROFILE_GATES: Readonly<Record<ProfileName, readonly GateName[]>> =
 };
 
 /**
- * Verdicts that pass `verdict_fundable`. SPEC §6 says FUNDABLE; FUNDABLE_WITH_CONDITIONS passes
- * too, because DOMAIN §2 defines WARNING as "fundable with conditions" and §9 makes such a
- * compilation READY — the conditions are the lender's to accept, and the gate's detail names them.
+ * Verdicts that pass `verdict_fundable` by themselves. FUNDABLE_WITH_CONDITIONS and REDUCED pass
+ * only once a lender accepted them (see `acceptance`); HOLD and NOT_FUNDABLE never pass.
  */
-export const GATE_PASSING_VERDICTS: readonly DrawVerdict[] = ['FUNDABLE', 'FUNDABLE_WITH_CONDITIONS'];
+export const GATE_PASSING_VERDICTS: readonly DrawVerdict[] = ['FUNDABLE'];
+
+/** Verdicts a lender key with `draws:approve` may accept (its conditions, or the reduced amount). */
+export const ACCEPTABLE_VERDICTS: readonly DrawVerdict[] = ['FUNDABLE_WITH_CONDITIONS', 'REDUCED'];
+
+/** The `eligibility` gate every profile carries beside its own (DOMAIN §6: PRAL binds the rail). */
+export const ELIGIBILITY_GATE = 'eligibility';
+
+/** The compilation the push ran at the head, inside its own decision. */
+export interface HeadCompilation {
+  draw_verdict: DrawVerdict;
+  /** The verdict's reasons (DOMAIN §9), e.g. `BLOCKING: INSURANCE_EXPIRY`, `PRAL is DENY`. */
+  reasons: readonly string[];
+  /** Codes of the findings open for the draw at the head (what a lender's acceptance must cover). */
+  finding_codes: readonly string[];
+  /** The draw's PRAL at the head (DOMAIN §6: the worse of the GC's grade, state and exclusion). */
+  pral: Pral;
+  pral_rationale: readonly string[];
+}
 
 export interface GateContext {
   project: Project;
@@ -54,25 +78,34 @@ export interface GateContext {
   draws: readonly Draw[];
   /** The project's documents. */
   documents: readonly Document[];
-  /** The draw's latest `DrawCompiled`: its ledger seq and verdict; null if never compiled. */
-  latest_compilation: { seq: number; draw_verdict: DrawVerdict } | null;
-  /** The project's latest in-balance test (compile or adequacy); null if none was recorded. */
-  in_balance: boolean | null;
+  /** The compilation at the head (the push re-runs it; nothing earlier is trusted). */
+  compilation: HeadCompilation;
+  /** The lender's previous recorded compilation of the draw, when one exists (for the gate's wording). */
+  reviewed: { seq: number; draw_verdict: DrawVerdict } | null;
+  /** The finding codes a lender accepted for this draw (`DrawConditionsAccepted`), or null. */
+  accepted_codes: readonly string[] | null;
+  /** Whether sources cover uses at the head. */
+  in_balance: boolean;
   /** Ids of documents with a recorded `DocumentNotarized`. */
   notarized_document_ids: ReadonlySet<string>;
   /** Rails whose posture is CRITICAL for the project (DOMAIN §8), computed by the rails capability. */
   critical_rails: readonly string[];
+  /** The rail the push asks for. */
+  rail: PushRail;
 }
 
 export interface GateResult {
-  gate: GateName;
+  gate: GateName | typeof ELIGIBILITY_GATE;
   passed: boolean;
   detail: string;
 }
 
 export function evaluateGates(profile: Profile, ctx: GateContext): GateResult[] {
   const waivers = checkWaivers(requiredWaivers(ctx.project, ctx.draw, ctx.draws), ctx.documents);
-  return PROFILE_GATES[profile.name].map((gate) => evaluateGate(gate, profile, ctx, waivers));
+  return [
+    ...PROFILE_GATES[profile.name].map((gate) => evaluateGate(gate, profile, ctx, waivers)),
+    eligibilityGate(profile, ctx),
+  ];
 }
 
 export const gatesPassed = (results: readonly GateResult[]): boolean => results.every((r) => r.passed);
@@ -95,12 +128,8 @@ function evaluateGate(
     case 'in_balance':
       return result(
         gate,
-        ctx.in_balance === true,
-        ctx.in_balance === null
-          ? 'no in-balance test recorded'
-          : ctx.in_balance
-            ? 'sources cover uses'
-            : 'project is out of balance',
+        ctx.in_balance,
+        ctx.in_balance ? 'sources cover uses' : 'project is out of balance',
       );
     case 'no_critical_rail':
       return result(
@@ -117,27 +146,53 @@ function evaluateGate(
   }
 }
 
-function result(gate: GateName, passed: boolean, detail: string): GateResult {
+function result(gate: GateResult['gate'], passed: boolean, detail: string): GateResult {
   return { gate, passed, detail };
 }
 
-/** Fundable and fresh: newer than every fact about the draw and its project (SPEC §6). */
-function verdictGate({ latest_compilation: compiled, draw, project }: GateContext): GateResult {
-  if (compiled === null) return result('verdict_fundable', false, 'the draw has never been compiled');
-  const lastFact = Math.max(draw.last_fact_seq, project.last_fact_seq);
-  if (compiled.seq <= lastFact) {
-    return result(
-      'verdict_fundable',
-      false,
-      `compiled at seq ${compiled.seq}, facts changed at seq ${lastFact}: compile again`,
-    );
-  }
-  const passed = GATE_PASSING_VERDICTS.includes(compiled.draw_verdict);
+/**
+ * The verdict at the head: FUNDABLE passes; FUNDABLE_WITH_CONDITIONS and REDUCED pass once a
+ * lender accepted every finding the draw has open now; HOLD and NOT_FUNDABLE never pass. The
+ * detail names what decided it, and the earlier verdict when the facts changed it since.
+ */
+function verdictGate({ compilation: c, reviewed, accepted_codes }: GateContext): GateResult {
+  const why = c.reasons.length > 0 ? ` (${c.reasons.join('; ')})` : '';
+  const was =
+    reviewed !== null && reviewed.draw_verdict !== c.draw_verdict
+      ? `; it was ${reviewed.draw_verdict} when compiled at seq ${reviewed.seq}`
+      : '';
+  const base = `at the head the draw is ${c.draw_verdict}${why}${was}`;
+  if (GATE_PASSING_VERDICTS.includes(c.draw_verdict)) return result('verdict_fundable', true, base);
+  if (!ACCEPTABLE_VERDICTS.includes(c.draw_verdict)) return result('verdict_fundable', false, base);
+  const unaccepted = [...new Set(c.finding_codes)].filter((code) => !(accepted_codes ?? []).includes(code));
+  if (accepted_codes === null)
+    return result('verdict_fundable', false, `${base}; not accepted by a lender (draws:approve)`);
+  if (unaccepted.length > 0)
+    return result('verdict_fundable', false, `${base}; not accepted: ${unaccepted.join(', ')}`);
+  return result('verdict_fundable', true, `${base}; accepted by the lender`);
+}
+
+/** DOMAIN §6: the draw's PRAL binds the rail — RELEASE any, RELEASE_WITH_CONDITIONS ACH/Wire, HOLD escrow only, DENY none. */
+function eligibilityGate(profile: Profile, ctx: GateContext): GateResult {
+  const { pral, pral_rationale } = ctx.compilation;
+  const allowed = eligibleRails(pral, profile);
+  const detail = `PRAL ${pral} (${pral_rationale.join('; ')}) allows ${allowed.length > 0 ? allowed.join(', ') : 'no rail'}`;
   return result(
-    'verdict_fundable',
-    passed,
-    `latest compilation (seq ${compiled.seq}) is ${compiled.draw_verdict}`,
+    ELIGIBILITY_GATE,
+    (allowed as readonly string[]).includes(ctx.rail),
+    `${detail}; asked ${ctx.rail}`,
   );
+}
+
+/**
+ * Rails a PRAL allows on a profile (DOMAIN §6). ESCROW — a joint check / escrow disbursement, the
+ * HOLD row's rail — is the most guarded way to pay, so any PRAL that pays at all allows it.
+ */
+export function eligibleRails(pral: Pral, profile: Profile): string[] {
+  const terms = PRAL_TERMS[pral];
+  const rails: string[] = terms.rails.filter((r) => r !== 'ESCROW');
+  if (terms.swift_when_offered && profile.payment_rails.includes('SWIFT')) rails.push('SWIFT');
+  return pral === 'DENY' ? [] : [...rails, 'ESCROW'];
 }
 
 function signaturesGate(profile: Profile, draw: Draw): GateResult {

@@ -7,3 +7,4 @@ export * from './waivers.js';
 export * from './push.js';
 export * from './pain001.js';
 export * from './rail-adapter.js';
+export * from './outbox.js';

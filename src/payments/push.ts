@@ -1,96 +1,209 @@
 /**
- * Deciding a payment push (SPEC §6 `payment-push`, ARCHITECTURE §5). Pure: the caller mints the
- * ids, appends what is decided and answers — `PaymentPushed` and 201 when the gate is met;
- * `PaymentPushBlocked` and 422 GATE_UNMET when it is not (a refusal that must be audited); 409
- * for a draw already funded; 400 for a rail the profile does not carry (no trace: a malformed
- * request).
+ * Deciding a payment push (SPEC §6 `payment-push`, ARCHITECTURE §5), inside the Ledger's
+ * serialized commit on the read models at the head. The push re-runs the draw's compilation on
+ * those facts and records it beside its own event, so money moves only on the governance that
+ * holds at the moment of payment: `PaymentPushed` (201) when every gate passes,
+ * `PaymentPushBlocked` (422 GATE_UNMET, an audited refusal) when one does not, 409 for a funded or
+ * rejected draw, 400 for a rail the profile does not carry (no trace: a malformed request).
+ *
+ * The amount is the draw's G702 line 8 (current payment due), or the REDUCED amount — never the
+ * figure the application requested. Everything the pain.001 instruction needs is in the event, so
+ * the instruction can be regenerated from the ledger byte for byte (`instructionOf`).
  */
-import type { Cents, IsoDate } from '../projects/facts.js';
-import { PAYMENT_RAILS, type PaymentRail, type Profile } from '../projects/profiles.js';
-import { evaluateGates, gatesPassed, type GateContext, type GateResult } from './gates.js';
+import { isoDate } from '../platform/clock.js';
+import type { DrawVerdict, Pral } from '../governance/compile/index.js';
+import { idFromUuid } from '../platform/ids.js';
+import { companionEventId, recordCompilation } from '../governance/decide.js';
+import { drawStream, type PaymentPushedData } from '../governance/events.js';
+import { sha256Hex } from '../platform/crypto/hash.js';
+import { drawAt, type GovernanceHead } from '../governance/head.js';
+import {
+  accepted,
+  recordResult,
+  rejected,
+  type GovernanceCtx,
+  type GovernanceDecided,
+} from '../governance/record.js';
+import type { Cents, Draw } from '../projects/facts.js';
+import { PROFILES, PUSH_RAILS, type Profile, type PushRail } from '../projects/profiles.js';
+import { eligibleRails, evaluateGates, gatesPassed, type GateContext } from './gates.js';
+import { buildPain001, type Pain001Input } from './pain001.js';
 
 export type RailCheck =
-  | { ok: true; rail: PaymentRail }
-  | { ok: false; code: 'RAIL_NOT_ALLOWED'; rail: string; allowed: readonly PaymentRail[]; message: string };
+  | { ok: true; rail: PushRail }
+  | { ok: false; code: 'RAIL_NOT_ALLOWED'; rail: string; allowed: readonly PushRail[]; message: string };
 
-/** The requested rail, or the profile's first rail when none is named (DOMAIN §12 lists them in preference order). */
+/**
+ * The requested rail, or the profile's first rail when none is named (DOMAIN §12 lists them in
+ * preference order). ESCROW (joint check / escrow, DOMAIN §6) is open to every profile.
+ */
 export function checkRail(profile: Profile, requested: string | undefined): RailCheck {
   const rail = requested ?? profile.payment_rails[0];
-  const allowed = profile.payment_rails;
-  if (rail !== undefined && isPaymentRail(rail) && allowed.includes(rail)) return { ok: true, rail };
+  const allowed: PushRail[] = [...profile.payment_rails, 'ESCROW'];
+  if (rail !== undefined && isPushRail(rail) && allowed.includes(rail)) return { ok: true, rail };
   const message = `rail "${rail ?? ''}" is not available to the ${profile.name} profile (allowed: ${allowed.join(', ')})`;
   return { ok: false, code: 'RAIL_NOT_ALLOWED', rail: rail ?? '', allowed, message };
 }
 
-function isPaymentRail(rail: string): rail is PaymentRail {
-  return (PAYMENT_RAILS as readonly string[]).includes(rail);
+function isPushRail(rail: string): rail is PushRail {
+  return (PUSH_RAILS as readonly string[]).includes(rail);
 }
 
-/** The `PaymentPushed` payload before the caller adds `payload_hash` and `artifacts`. */
-export interface PaymentPushedPayload {
-  payment_id: string;
+/** The `PaymentPushed` payload before `payload_hash` and `artifacts`. */
+export type PaymentPushedPayload = Omit<PaymentPushedData, 'payload_hash' | 'artifacts'>;
+
+/** The pain.001 of a recorded payment: a pure function of the event, so it regenerates to the same bytes. */
+export function instructionOf(payment: PaymentPushedPayload): string {
+  const input: Pain001Input = {
+    message_id: payment.message_id,
+    amount: payment.amount,
+    ...payment.instruction,
+  };
+  return buildPain001(input);
+}
+
+/** The amount a push pays (issue 14): the REDUCED amount, else G702 line 8 — never the requested figure. */
+export function amountToPay(draw: Draw, verdict: DrawVerdict, fundable_amount: Cents): Cents {
+  return verdict === 'REDUCED' ? fundable_amount : draw.summary.current_payment_due;
+}
+
+/** The profile's first rail (then ESCROW) that a PRAL allows; the profile's first when none is. */
+export function preferredRail(profile: Profile, pral: Pral): PushRail {
+  const allowed = eligibleRails(pral, profile);
+  const candidates: PushRail[] = [...profile.payment_rails, 'ESCROW'];
+  return candidates.find((r) => allowed.includes(r)) ?? profile.payment_rails[0] ?? 'ESCROW';
+}
+
+export interface PushPayment {
+  type: 'PushPayment';
   draw_id: string;
-  project_id: string;
-  amount: Cents;
-  rail: PaymentRail;
-  /** pain.001 message id. */
-  message_id: string;
-  funded_on: IsoDate;
+  rail?: string | undefined;
 }
 
-export interface PaymentPushRequest {
-  profile: Profile;
-  gates: GateContext;
-  /** SPEC §6 body `rail?`. */
-  rail: string | undefined;
-  /** `PAY-…`, minted by the caller from the recording event's id. */
-  payment_id: string;
-  message_id: string;
-  today: IsoDate;
-}
+export function decidePushPayment(
+  head: GovernanceHead,
+  command: PushPayment,
+  ctx: GovernanceCtx,
+): GovernanceDecided {
+  const found = drawAt(head, ctx.org_id, command.draw_id, ctx.now);
+  if (!found) return rejected('NOT_FOUND', `no draw ${command.draw_id}`);
+  const { ctx: project, draw } = found;
+  const profile = PROFILES[project.project.profile];
+  const named = checkRail(profile, command.rail);
+  if (!named.ok)
+    return rejected('INVALID_REQUEST', named.message, {
+      errors: [{ path: 'rail', code: 'invalid_value', message: named.message }],
+    });
+  if (draw.status === 'FUNDED')
+    return rejected('CONFLICT', `${draw.id} is already funded (${draw.payment_id ?? 'payment recorded'})`);
+  if (draw.status === 'REJECTED')
+    return rejected('CONFLICT', `${draw.id} was rejected; submit a new application`);
 
-export type PaymentPushDecision =
-  | { ok: true; payment: PaymentPushedPayload; gates: GateResult[] }
-  | Extract<RailCheck, { ok: false }>
-  | { ok: false; code: 'CONFLICT'; message: string }
-  | { ok: false; code: 'GATE_UNMET'; rail: PaymentRail; gates: GateResult[] };
+  const compiled = recordCompilation(head, project, draw, ctx.now, companionEventId(ctx.eventId, 'compile'));
+  const { result } = compiled;
+  const pral = result.evidence.pral_verdict;
+  // No rail named: the profile's most preferred rail the draw's PRAL allows (ESCROW under HOLD).
+  const rail = {
+    rail: command.rail === undefined ? preferredRail(profile, pral?.pral ?? 'DENY') : named.rail,
+  };
+  const previous = head.governance.latest_compilation_by_draw[draw.id];
+  const reviewed = previous === undefined ? undefined : head.governance.compilations[previous];
+  const acceptance = head.governance.acceptances_by_draw[draw.id];
+  const gateContext: GateContext = {
+    project: project.project,
+    draw,
+    draws: project.input.draws,
+    documents: project.input.documents,
+    compilation: {
+      draw_verdict: result.compilation.draw_verdict,
+      reasons: result.verdict?.reasons ?? ['the compilation did not reach a verdict'],
+      finding_codes: result.findings.map((f) => f.code),
+      pral: pral?.pral ?? 'DENY',
+      pral_rationale: pral?.rationale ?? ['the PRAL engine did not fire'],
+    },
+    reviewed: reviewed ? { seq: reviewed.seq, draw_verdict: reviewed.draw_verdict } : null,
+    accepted_codes: acceptance ? acceptance.accepted_codes : null,
+    in_balance: result.adequacy?.in_balance ?? false,
+    notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
+    critical_rails: project.rails.critical,
+    rail: rail.rail,
+  };
+  const gates = evaluateGates(profile, gateContext);
+  const today = isoDate(ctx.now);
 
-export function decidePaymentPush(request: PaymentPushRequest): PaymentPushDecision {
-  const rail = checkRail(request.profile, request.rail);
-  if (!rail.ok) return rail;
-  const { draw } = request.gates;
-  switch (draw.status) {
-    case 'FUNDED':
-      return {
-        ok: false,
-        code: 'CONFLICT',
-        message: `${draw.id} is already funded (${draw.payment_id ?? 'payment recorded'})`,
-      };
-    case 'REJECTED':
-      return { ok: false, code: 'CONFLICT', message: `${draw.id} was rejected; submit a new application` };
-    case 'SUBMITTED':
-    case 'COMPILED':
-      break;
-    default: {
-      const unhandled: never = draw.status;
-      throw new Error(`unknown draw status ${String(unhandled)}`);
-    }
-  }
-  const gates = evaluateGates(request.profile, request.gates);
-  if (!gatesPassed(gates)) return { ok: false, code: 'GATE_UNMET', rail: rail.rail, gates };
-  return {
-    ok: true,
-    gates,
-    payment: {
-      payment_id: request.payment_id,
+  if (!gatesPassed(gates)) {
+    const blocked = {
       draw_id: draw.id,
       project_id: draw.project_id,
-      amount: draw.requested_amount,
       rail: rail.rail,
-      message_id: request.message_id,
-      funded_on: request.today,
+      gates,
+      compilation_id: compiled.compilation_id,
+      draw_verdict: result.compilation.draw_verdict,
+      attempted_on: today,
+    };
+    const recorded = recordResult({
+      type: 'PaymentPushBlocked',
+      stream: drawStream(draw.id),
+      eventId: ctx.eventId,
+      payload: blocked,
+      kind: 'payment_blocked',
+      data: (r) => ({ ...blocked, ...r }),
+    });
+    const failing = gates.filter((g) => !g.passed);
+    return {
+      ok: false,
+      error: {
+        code: 'GATE_UNMET',
+        detail: `${failing.length} of ${gates.length} payment gates are not met: ${failing.map((g) => g.gate).join(', ')}`,
+        extras: { gates },
+      },
+      events: [...compiled.events, recorded.event],
+    };
+  }
+
+  const payment_id = idFromUuid('PAY-', ctx.eventId);
+  const payment: PaymentPushedPayload = {
+    payment_id,
+    draw_id: draw.id,
+    project_id: draw.project_id,
+    amount: amountToPay(draw, result.compilation.draw_verdict, result.verdict?.fundable_amount ?? 0),
+    rail: rail.rail,
+    message_id: `MSG-${payment_id.slice(4)}`,
+    funded_on: today,
+    compilation_id: compiled.compilation_id,
+    draw_verdict: result.compilation.draw_verdict,
+    instruction: {
+      created_at: ctx.now.toISOString(),
+      requested_execution_date: today,
+      // No bank accounts are governance facts: internal references here; a bank adapter maps them.
+      debtor: { name: head.orgName(ctx.org_id), account: ctx.org_id, agent: null },
+      creditor: {
+        name:
+          head.registry.entities[project.project.general_contractor]?.legal_name ??
+          project.project.general_contractor,
+        // ESCROW: a joint check / escrow disbursement in the GC's favour, not a transfer to its account.
+        account:
+          rail.rail === 'ESCROW'
+            ? `ESCROW-${project.project.general_contractor}`
+            : project.project.general_contractor,
+        agent: null,
+      },
+      currency: 'USD',
+      end_to_end_id: draw.id,
+      remittance_info: `Draw ${draw.application_no} ${draw.id} on ${project.project.name}`,
     },
   };
+  const view = { payment: paymentView(payment) };
+  const recorded = recordResult({
+    type: 'PaymentPushed',
+    stream: drawStream(draw.id),
+    eventId: ctx.eventId,
+    payload: view,
+    kind: 'payment',
+    extraArtifacts: [{ kind: 'payment_instruction', hash: sha256Hex(instructionOf(payment)) }],
+    data: (r) => ({ ...payment, ...r }),
+  });
+  return accepted([...compiled.events, recorded.event], view);
 }
 
 /** SPEC §6 201 body `payment`. */
@@ -98,7 +211,7 @@ export function paymentView(payment: PaymentPushedPayload): {
   id: string;
   draw_id: string;
   amount: Cents;
-  rail: PaymentRail;
+  rail: PushRail;
   status: 'SUBMITTED';
   instruction: { format: 'pain.001'; message_id: string };
 } {

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export interface PaymentInstruction {
   format: 'pain.001';
@@ -15,7 +15,11 @@ export interface PaymentInstruction {
 
 export interface RailSubmission {
   message_id: string;
-  /** Where the instruction went: a file path here, a bank reference for a bank adapter. */
+  /**
+   * Where the instruction went: the file name within the rail directory here (never an absolute
+   * path: it is recorded in the ledger, which must not depend on where DATA_DIR is), a bank
+   * reference for a bank adapter.
+   */
   location: string;
 }
 
@@ -59,7 +63,7 @@ export class FileRailAdapter implements RailAdapter {
       throw error;
     }
     await syncDirectory(this.#dir);
-    return { message_id: instruction.message_id, location };
+    return { message_id: instruction.message_id, location: basename(location) };
   }
 }
 

@@ -19,7 +19,7 @@ import type {
   Recorded,
   Signature,
 } from './facts.js';
-import type { PaymentRail } from './profiles.js';
+import type { PushRail } from './profiles.js';
 
 /** Payload schema version of every event below (ARCHITECTURE §3.1 `schema`). */
 export const PROJECTS_EVENT_SCHEMA = 1;
@@ -125,7 +125,7 @@ export interface GovernanceDrawEventMap {
     draw_id: string;
     amount: number;
     payment_id?: string;
-    rail?: PaymentRail;
+    rail?: PushRail;
     funded_on?: IsoDate;
   };
   /** The lender rejected the draw: → REJECTED (a FUNDED draw stays FUNDED). */

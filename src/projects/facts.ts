@@ -14,7 +14,7 @@
  *   recorded it (evidence and "newer than every event that affects the draw" checks need the seq).
  */
 import type { UsJurisdiction } from './jurisdictions.js';
-import type { PaymentRail, ProfileName, SignerRole } from './profiles.js';
+import type { ProfileName, PushRail, SignerRole } from './profiles.js';
 
 /** Integer cents. */
 export type Cents = number;
@@ -367,7 +367,7 @@ export interface Draw extends Recorded {
   funded_on: IsoDate | null;
   funded_amount: Cents | null;
   payment_id: string | null;
-  payment_rail: PaymentRail | null;
+  payment_rail: PushRail | null;
   /** Seq of the latest fact about this draw (submission, signature, document naming it, status). */
   last_fact_seq: number;
 }

@@ -14,6 +14,12 @@ export const DEFAULT_PROFILE: ProfileName = 'construction';
 /** Payment rails a profile may use (DOMAIN §12, spelled as SPEC §6 `payment-push` spells them). */
 export const PAYMENT_RAILS = ['ACH', 'Wire', 'RTP', 'SWIFT'] as const;
 export type PaymentRail = (typeof PAYMENT_RAILS)[number];
+/**
+ * What a payment push may name: a profile's electronic rails, or ESCROW — a joint check / escrow
+ * disbursement, the only way DOMAIN §6 lets a HOLD draw be paid; every profile carries it.
+ */
+export const PUSH_RAILS = [...PAYMENT_RAILS, 'ESCROW'] as const;
+export type PushRail = (typeof PUSH_RAILS)[number];
 
 /** Every signer role any profile's certification chain uses (DOMAIN §12). */
 export const SIGNER_ROLES = [

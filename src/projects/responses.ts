@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type * as F from './facts.js';
 import { COVERAGE_TYPES, DRAW_STATUSES, OSHA_CITATION_TYPES, WAIVER_TYPES } from './facts.js';
 import { US_JURISDICTIONS } from './jurisdictions.js';
-import { PAYMENT_RAILS, PROFILE_NAMES, SIGNER_ROLES } from './profiles.js';
+import { PROFILE_NAMES, PUSH_RAILS, SIGNER_ROLES } from './profiles.js';
 
 const int = z.int();
 const num = z.number();
@@ -192,7 +192,7 @@ export const DrawResponse = z.strictObject({
   funded_on: nullable(date),
   funded_amount: nullable(int),
   payment_id: nullable(str),
-  payment_rail: nullable(z.enum(PAYMENT_RAILS)),
+  payment_rail: nullable(z.enum(PUSH_RAILS)),
   last_fact_seq: int,
 });
 

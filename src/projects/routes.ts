@@ -6,6 +6,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { governance as governanceProjection } from '../../projections/governance.js';
+import { scanInputFor, scanProject } from '../governance/scan.js';
 import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
@@ -67,13 +68,21 @@ function found<T>(value: T | undefined, what: string, id: string): T {
 export function mountProjects(s: Service): void {
   const lookups: ProjectsLookups = {
     entityExists: (id) => Object.hasOwn(s.runtime.state(registryProjection).entities, id),
+    // Read inside the commit (the decider runs there): a finding on one of the org's projects — one
+    // a scan recorded, or one the project's facts raise at the head though nobody scanned yet
+    // (findings are always current). Another org's finding answers exactly like an unknown one.
     findingExists: (org_id, finding_id) => {
-      const findings = s.runtime.state(governanceProjection).findings;
-      const finding = Object.hasOwn(findings, finding_id) ? findings[finding_id] : undefined;
-      return (
-        finding !== undefined &&
-        getProject(s.runtime.state(projectsProjection), org_id, finding.project_id) !== undefined
-      );
+      const projects = s.runtime.state(projectsProjection);
+      const finding = s.runtime.state(governanceProjection).findings[finding_id];
+      if (finding !== undefined)
+        return finding.org_id === org_id && getProject(projects, org_id, finding.project_id) !== undefined;
+      const now = s.clock.now();
+      return (projects.by_org[org_id]?.project_ids ?? []).some((project_id) => {
+        const input = scanInputFor(projects, project_id);
+        if (input === null || input.project.org_id !== org_id) return false;
+        const found = scanProject({ ...input, resolutions: {} }, now);
+        return [...found.contradictions, ...found.temporal].some((f) => f.id === finding_id);
+      });
     },
   };
   const command = async (req: Request, res: Response, build: () => ProjectsCommand): Promise<void> => {

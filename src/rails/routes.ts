@@ -13,7 +13,8 @@ import { ProblemError } from '../platform/http/problem.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
 import { getProject } from '../projects/queries.js';
-import type { RailFacts } from './rail.js';
+import type { LedgerHead } from '../platform/ledger/envelope.js';
+import type { PlatformWatermarks, RailFacts } from './rail.js';
 import { RAILS } from './registry.js';
 import { railFactsFor } from './rail-facts.js';
 import { railResult } from './result.js';
@@ -43,19 +44,24 @@ export async function orgRailFacts(
   if (project_id !== undefined && !getProject(projects, org_id, project_id))
     throw new ProblemError('NOT_FOUND', `no project ${project_id}`);
   const anchor = await readAnchor(s);
-  const status = s.verifier.status();
   const facts = railFactsFor(projects, s.runtime.state(observationsProjection), org_id, {
     project_id: project_id ?? null,
-    platform: {
-      verified_through: status.ok
-        ? status.verified_through
-        : Math.min(status.verified_through, (status.issues[0]?.seq ?? 1) - 1),
-      ledger_head: anchor,
-      projection_lag: Math.max(0, s.ledger.head.seq - s.runtime.position),
-    },
+    platform: platformWatermarks(s, anchor),
     distressed_project_ids: distressedProjects(s),
   });
   return { facts, anchor };
+}
+
+/** The chain verifier's watermark and the read models' lag, for rail facts read at `anchor`. */
+export function platformWatermarks(s: Service, anchor: LedgerHead): PlatformWatermarks {
+  const status = s.verifier.status();
+  return {
+    verified_through: status.ok
+      ? status.verified_through
+      : Math.min(status.verified_through, (status.issues[0]?.seq ?? 1) - 1),
+    ledger_head: anchor,
+    projection_lag: Math.max(0, s.ledger.head.seq - s.runtime.position),
+  };
 }
 
 export function mountRails(s: Service): void {

@@ -268,7 +268,7 @@ export interface Entity {
 }
 
 export type ProfileName = 'construction' | 'treasury' | 'insurance' | 'government' | 'supply_chain';
-export type PaymentRail = 'ACH' | 'Wire' | 'RTP' | 'SWIFT';
+export type PaymentRail = 'ACH' | 'Wire' | 'RTP' | 'SWIFT' | 'ESCROW';
 export type CoverageType = 'GL' | 'BUILDERS_RISK' | 'WORKERS_COMP' | 'AUTO' | 'UMBRELLA';
 
 export interface RegisterProjectBody {

@@ -35,7 +35,9 @@ describe('scheduled behavioral evaluator (DOMAIN §5)', function () {
         ),
       );
     const projectId = String(project.body.id);
-    // GL cover that ends in 25 days: an INSURANCE_EXPIRY WARNING attributed to the GC, open from today.
+    // GL cover that ends in 25 days: an INSURANCE_EXPIRY WARNING attributed to the GC, open since the
+    // cover came within 30 days of its end (2026-06-10, five days ago: issue 14 dates a finding by
+    // when its condition arose, not by the scan).
     const coi = await request(svc.app)
       .post(`/api/projects/${projectId}/documents`)
       .set(bearer())
@@ -70,9 +72,9 @@ describe('scheduled behavioral evaluator (DOMAIN §5)', function () {
     const evaluator = new BehaviorEvaluator(serviceOf(svc.app));
     await evaluator.run();
     expect(stateOf()).to.not.equal('WATCH');
-    svc.clock.advance(14 * DAY);
+    svc.clock.advance(9 * DAY);
     await evaluator.run();
-    expect(stateOf(), 'exactly 14 days is not more than 14').to.not.equal('WATCH');
+    expect(stateOf(), 'exactly 14 days (2026-06-24) is not more than 14').to.not.equal('WATCH');
     svc.clock.advance(1 * DAY);
     const appended = await evaluator.run();
     expect(appended).to.be.greaterThan(0);

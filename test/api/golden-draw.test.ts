@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
-import { D, firstDrawBody, projectBody } from '../support/api-fixtures.js';
-import { startService, type TestService } from '../support/service.js';
+import { D } from '../support/api-fixtures.js';
+import { startJourney, type DrawJourney } from '../support/draw-journey.js';
+import type { TestService } from '../support/service.js';
 
 /**
  * One draw from submission to payment, through every governance step, as a lender's integration
@@ -13,103 +14,23 @@ import { startService, type TestService } from '../support/service.js';
  */
 describe('golden draw: from submission to payment (SPEC §6)', function () {
   this.timeout(60_000);
+  let j: DrawJourney;
   let svc: TestService;
   let lender: IssuedKey;
   let projectId: string;
   let drawId: string;
-  let gc: string;
   const auth = () => ({ Authorization: `Bearer ${lender.key}` });
-  const post = (path: string, body: unknown) =>
-    request(svc.app)
-      .post(path)
-      .set(auth())
-      .send(body as object);
-  const created = async (path: string, body: unknown): Promise<string> => {
-    const res = await post(path, body);
-    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(201);
-    return String(res.body.id);
-  };
+  const post = (path: string, body: unknown) => j.post(path, body);
+  const fixDocuments = () => j.fixDocuments();
+  const signAll = () => j.signAll();
 
   beforeEach(async () => {
-    svc = await startService({ now: '2026-06-03T15:00:00Z' });
-    lender = await svc.key('First Builders Bank');
-    const owner = await created('/api/entities', { legal_name: 'Harbor View Owner LLC', roles: ['owner'] });
-    gc = await created('/api/entities', {
-      legal_name: 'Keystone Builders, Inc.',
-      roles: ['general_contractor'],
-      ein: '12-3456789',
-    });
-    const architect = await created('/api/entities', {
-      legal_name: 'Lumen Architecture PLLC',
-      roles: ['architect'],
-    });
-    projectId = await created(
-      '/api/projects',
-      projectBody({ borrower: owner, general_contractor: gc, architect }),
-    );
-    const inv1 = await created(`/api/projects/${projectId}/documents`, {
-      type: 'INVOICE',
-      vendor: gc,
-      number: 'KB-1001',
-      amount: D(100_000),
-      line: 1,
-    });
-    const inv2 = await created(`/api/projects/${projectId}/documents`, {
-      type: 'INVOICE',
-      vendor: gc,
-      number: 'KB-1002',
-      amount: D(50_000),
-      line: 2,
-    });
-    drawId = await created(`/api/projects/${projectId}/draws`, firstDrawBody({ invoices: [inv1, inv2] }));
+    j = await startJourney();
+    ({ svc, lender, projectId, drawId } = j);
   });
   afterEach(async () => {
     await svc.close();
   });
-
-  async function fixDocuments(): Promise<string> {
-    const inspector = await created('/api/entities', {
-      legal_name: 'Clearline Inspections LLC',
-      roles: ['inspector'],
-    });
-    await created(`/api/projects/${projectId}/documents`, {
-      type: 'INSPECTION_REPORT',
-      draw_id: drawId,
-      inspector,
-      inspected_on: '2026-06-02',
-      lines: [
-        { line: 1, percent_complete: 25 },
-        { line: 2, percent_complete: 8.33 },
-      ],
-      stored_materials_verified: true,
-    });
-    await created(`/api/projects/${projectId}/documents`, {
-      type: 'TITLE_DATE_DOWN',
-      effective_on: '2026-06-03',
-      new_liens: [],
-    });
-    return created(`/api/projects/${projectId}/documents`, {
-      type: 'LIEN_WAIVER',
-      claimant: gc,
-      draw_id: drawId,
-      waiver_type: 'CONDITIONAL_PROGRESS',
-      amount: D(135_000),
-      through_date: '2026-05-31',
-      signed_on: '2026-06-03',
-      executed: true,
-    });
-  }
-
-  async function signAll(): Promise<void> {
-    for (const role of ['Contractor', 'Architect', 'Lender']) {
-      const res = await post(`/api/draws/${drawId}/signatures`, {
-        role,
-        signer_name: `${role} Signer`,
-        signed_on: '2026-06-03',
-      });
-      expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    }
-  }
 
   it('walks the draw through every step and every recorded hash verifies as AUTHENTIC', async () => {
     const blocked = await post('/api/kernel-core', { action: 'full_scan', project_id: projectId });
@@ -236,15 +157,8 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
       document_id: waiver,
       jurisdiction: 'CA',
     });
-    // A new fact about the draw makes the compilation stale: only the verdict gate fails.
-    await created(`/api/projects/${projectId}/documents`, {
-      type: 'INVOICE',
-      vendor: gc,
-      number: 'KB-1003',
-      amount: D(1_000),
-      line: 1,
-      draw_id: drawId,
-    });
+    // A new fact that changes the verdict (a lien: NOT_FUNDABLE): the push re-compiles at the head.
+    await j.recordLien();
     expect(await gatesOf()).to.deep.equal(['verdict_fundable']);
     const ledger = await request(svc.app).get('/api/ledger?limit=500').set(auth());
     const blockedEvents = (ledger.body.events as { type: string }[]).filter(

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
-import { createApp } from '../../src/app.js';
+import { createApp, paymentOutboxOf } from '../../src/app.js';
 import { compose, type Composed } from '../../src/compose.js';
 import { issueKey } from '../../src/orgs/issue.js';
 import { PLATFORM_OPERATOR_ORG, type IssuedKey } from '../../src/orgs/keys.js';
@@ -85,6 +85,7 @@ export async function startService(
       svc.app = createApp(svc.composed.deps);
     },
     async close() {
+      paymentOutboxOf(svc.app).stop();
       await svc.composed.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

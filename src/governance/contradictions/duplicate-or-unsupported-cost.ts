@@ -12,6 +12,10 @@
  * - "amount requested this period" = the draw's `requested_amount`; support = Σ amounts of the
  *   draw's invoices that are on file and not duplicates. Exactly 90 % passes. Curable by
  *   documents (more invoices). Attributed to the GC.
+ * - A request the application's own G702 does not support (issue 14): `requested_amount` ≠ line 8
+ *   (current payment due) → WARNING, attributed to the GC, not curable by documents (the
+ *   application must be corrected). The payment push never pays the requested figure anyway: it
+ *   pays line 8 (or a REDUCED amount), so this tells the lender the two disagree.
  */
 import type { Draw, Invoice } from '../../projects/facts.js';
 import type { FindingDraft } from '../findings.js';
@@ -52,7 +56,24 @@ function drawDrafts(input: ScanInput, draw: Draw): (FindingDraft | null)[] {
   return [
     ...duplicates.map((i) => duplicateDraft(draw, i, earlier.get(invoiceKey(i))!)),
     supportDraft(input, draw, support),
+    lineEightDraft(input, draw),
   ];
+}
+
+function lineEightDraft(input: ScanInput, draw: Draw): FindingDraft | null {
+  const due = draw.summary.current_payment_due;
+  if (draw.requested_amount === due) return null;
+  return {
+    code: 'DUPLICATE_OR_UNSUPPORTED_COST',
+    severity: 'WARNING',
+    draw_id: draw.id,
+    entity_id: input.project.general_contractor,
+    subject: 'line8',
+    title: `Application ${draw.application_no}: the request disagrees with G702 line 8`,
+    detail: `Requested ${usd(draw.requested_amount)}; line 8 (current payment due) is ${usd(due)}, which is what a payment pays.`,
+    evidence: [drawEvidence(draw)],
+    curable_by_documents: false,
+  };
 }
 
 function duplicateDraft(draw: Draw, invoice: Invoice, first: Draw): FindingDraft {

@@ -16,7 +16,7 @@ import { INSPECTION_MAX_AGE_DAYS } from '../constants.js';
 import { isoDate } from '../../platform/clock.js';
 import type { ScanEngine, ScanInput } from '../scan-input.js';
 import { documentEvidence, drawEvidence, findingsOf, inspectionsOf, pendingDraws } from '../scan-input.js';
-import { daysBetween } from '../units.js';
+import { addDays, daysBetween } from '../units.js';
 
 export const inspectionFreshness: ScanEngine = (input, now) => {
   const today = isoDate(now);
@@ -34,13 +34,17 @@ function drawDraft(input: ScanInput, draw: Draw, today: string): FindingDraft | 
   }
   const age = daysBetween(latest.inspected_on, today);
   if (age <= INSPECTION_MAX_AGE_DAYS) return null;
-  return draft(
-    input,
-    draw,
-    'WARNING',
-    `Latest inspection ${latest.inspected_on} is ${age} days old (limit ${INSPECTION_MAX_AGE_DAYS}).`,
-    [documentEvidence(latest)],
-  );
+  return {
+    ...draft(
+      input,
+      draw,
+      'WARNING',
+      `Latest inspection ${latest.inspected_on} is ${age} days old (limit ${INSPECTION_MAX_AGE_DAYS}).`,
+      [documentEvidence(latest)],
+    ),
+    // The inspection went stale the day after its limit ran out.
+    arose_on: addDays(latest.inspected_on, INSPECTION_MAX_AGE_DAYS + 1),
+  };
 }
 
 function draft(

@@ -62,11 +62,22 @@ function coverageDraft(input: ScanInput, required: RequiredCoverage, today: IsoD
     certs.filter((c) => c.limit >= required.min_limit),
     today,
   );
-  if (through === null)
-    return draft(input, required, certs, 'BLOCKING', blockingReason(certs, required, today));
+  if (through === null) {
+    const blocking = draft(input, required, certs, 'BLOCKING', blockingReason(certs, required, today));
+    // Lapsed cover: the condition arose the day after the last certificate expired.
+    const last = certs
+      .map((c) => c.expires_on)
+      .sort()
+      .at(-1);
+    return last !== undefined && last < today ? { ...blocking, arose_on: addDays(last, 1) } : blocking;
+  }
   const left = daysBetween(today, through);
   if (left > INSURANCE_EXPIRY_WARNING_DAYS) return null;
-  return draft(input, required, certs, 'WARNING', `${required.type} cover ends ${through} (${left} days).`);
+  return {
+    ...draft(input, required, certs, 'WARNING', `${required.type} cover ends ${through} (${left} days).`),
+    // Expiring: the condition arose when the cover came within the warning window.
+    arose_on: addDays(through, -INSURANCE_EXPIRY_WARNING_DAYS),
+  };
 }
 
 function blockingReason(

@@ -18,7 +18,7 @@ import { TITLE_DATE_DOWN_MAX_AGE_DAYS } from '../constants.js';
 import { isoDate } from '../../platform/clock.js';
 import type { ScanEngine, ScanInput } from '../scan-input.js';
 import { documentEvidence, documentsOfType, drawEvidence, findingsOf, pendingDraws } from '../scan-input.js';
-import { daysBetween, sum, usd } from '../units.js';
+import { addDays, daysBetween, sum, usd } from '../units.js';
 
 export const titleDateDown: ScanEngine = (input, now) => {
   const today = isoDate(now);
@@ -53,14 +53,18 @@ function drawDrafts(input: ScanInput, draw: Draw, today: string): (FindingDraft 
   const age = daysBetween(latest.effective_on, today);
   return [
     age > TITLE_DATE_DOWN_MAX_AGE_DAYS
-      ? draft(
-          input,
-          draw,
-          'currency',
-          'WARNING',
-          `Date-down effective ${latest.effective_on} is ${age} days old (limit ${TITLE_DATE_DOWN_MAX_AGE_DAYS}).`,
-          latest,
-        )
+      ? {
+          ...draft(
+            input,
+            draw,
+            'currency',
+            'WARNING',
+            `Date-down effective ${latest.effective_on} is ${age} days old (limit ${TITLE_DATE_DOWN_MAX_AGE_DAYS}).`,
+            latest,
+          ),
+          // Stale from the day after its limit ran out.
+          arose_on: addDays(latest.effective_on, TITLE_DATE_DOWN_MAX_AGE_DAYS + 1),
+        }
       : null,
     latest.new_liens.length > 0 ? draft(input, draw, 'liens', 'BLOCKING', liensDetail(latest), latest) : null,
   ];

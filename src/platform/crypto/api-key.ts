@@ -20,6 +20,8 @@ export const API_KEY_SCOPES = [
   'ledger:read',
   'admin',
   'registry:admin',
+  /** Accepting a draw's conditions or reduced amount before payment (DOMAIN §9, issue 14). */
+  'draws:approve',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 

@@ -201,6 +201,7 @@ export function aFinding(code: FindingCode, severity: Severity, overrides: Parti
     detail: `${code} ${severity}`,
     evidence: [],
     detected_on: '2026-03-05',
+    arose_on: '2026-03-05',
     curable_by_documents: true,
     ...overrides,
   };

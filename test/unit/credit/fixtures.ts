@@ -203,6 +203,7 @@ export class World {
       detail: 'detail',
       evidence: [],
       detected_on: overrides.opened_on,
+      arose_on: overrides.opened_on,
       curable_by_documents: true,
       org_id: ORG,
       status: overrides.resolved_on ? 'RESOLVED' : 'OPEN',

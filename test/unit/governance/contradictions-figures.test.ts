@@ -110,6 +110,20 @@ describe('ROLL_FORWARD_MISMATCH (DOMAIN §2)', () => {
   });
 });
 
+describe('DUPLICATE_OR_UNSUPPORTED_COST: a request that disagrees with G702 line 8 (issue 14)', () => {
+  it('warns, attributed to the GC, when the requested amount is not line 8; says nothing when it is', () => {
+    expect(findingsFor(cleanWorld().w, 'DUPLICATE_OR_UNSUPPORTED_COST')).to.deep.equal([]);
+    const { w } = cleanWorld({ draw2: { requested_amount: 85_500_000 + 100 } });
+    const found = findingsFor(w, 'DUPLICATE_OR_UNSUPPORTED_COST').filter((f) => f.title.includes('line 8'));
+    expect(found.map((f) => [f.severity, f.draw_id, f.entity_id, f.curable_by_documents])).to.deep.equal([
+      ['WARNING', 'DRW-2', GC, false],
+    ]);
+    expect(found[0]!.detail).to.match(
+      /^Requested \$855,001\.00; line 8 \(current payment due\) is \$[\d,.]+, which is what a payment pays\.$/,
+    );
+  });
+});
+
 describe('RETAINAGE_MISCALCULATED (DOMAIN §2)', () => {
   // Application 2: Σ G $950,000 at 10 % → $95,000 expected.
   const withheld = (cents: number) => cleanWorld({ draw2: { retainage_withheld: cents } }).w;

@@ -42,7 +42,10 @@ describe('finding lifecycle (decideScan + governance projection)', () => {
     expect(ledger.state.findings[id]).to.deep.include({
       status: 'OPEN',
       org_id: ORG,
-      opened_on: '2026-04-15',
+      // Opened on the date the condition arose — application 2 was recorded on 2026-01-01 with no
+      // date-down after it — not on the day of the scan (issue 14).
+      opened_on: '2026-01-01',
+      detected_on: '2026-04-15',
       opened_seq: 1,
       resolved_by: null,
       last_scan_id: 'SCN-1',
@@ -60,7 +63,7 @@ describe('finding lifecycle (decideScan + governance projection)', () => {
     const event = scan(2, '2026-04-16');
     expect(event.data).to.deep.include({ opened: [], resolved: [] });
     const [record] = openFindingsOf(ledger.state, PROJECT_ID);
-    expect(record).to.deep.include({ opened_on: '2026-04-15', opened_seq: 1, last_scan_id: 'SCN-2' });
+    expect(record).to.deep.include({ opened_on: '2026-01-01', opened_seq: 1, last_scan_id: 'SCN-2' });
   });
 
   it('resolves by re-scan once a later fact removes the condition', () => {
@@ -90,7 +93,8 @@ describe('finding lifecycle (decideScan + governance projection)', () => {
     expect(event.data).to.deep.include({ opened: [id], resolved: [] });
     expect(ledger.state.findings[id]).to.deep.include({
       status: 'OPEN',
-      opened_on: '2026-04-18',
+      // Not before its previous occurrence was resolved (2026-04-17), whatever its evidence says.
+      opened_on: '2026-04-17',
       opened_seq: 3,
       resolved_on: null,
       resolved_by: null,

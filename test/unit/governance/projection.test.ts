@@ -50,6 +50,17 @@ const pushed = (payment_id: string, draw_id: string) =>
     rail: 'ACH',
     message_id: `MSG-${payment_id}`,
     funded_on: '2026-04-15',
+    compilation_id: 'CMP-aaaaaaaaaaaaaaaa',
+    draw_verdict: 'FUNDABLE',
+    instruction: {
+      created_at: '2026-04-15T12:00:00.000Z',
+      requested_execution_date: '2026-04-15',
+      debtor: { name: 'Lender', account: 'org_a', agent: null },
+      creditor: { name: 'GC', account: 'ent_gc', agent: null },
+      currency: 'USD',
+      end_to_end_id: draw_id,
+      remittance_info: `Draw 1 ${draw_id}`,
+    },
     payload_hash: PAYLOAD_HASH,
     artifacts: artifacts('payment'),
   });
@@ -60,6 +71,8 @@ const blocked = (draw_id: string) =>
     project_id: 'prj_a',
     rail: null,
     gates: [{ gate: 'signatures', passed: false, detail: 'Architect has not signed' }],
+    compilation_id: 'CMP-bbbbbbbbbbbbbbbb',
+    draw_verdict: 'FUNDABLE',
     attempted_on: '2026-04-15',
     payload_hash: PAYLOAD_HASH,
     artifacts: artifacts('payment_blocked'),
@@ -276,5 +289,7 @@ function draftFor(k: number): Parameters<typeof toFinding>[2] {
     detail: `detail ${k}`,
     evidence: [{ kind: 'draw', id: `DRW-${k % 3}` }],
     curable_by_documents: k % 2 === 0,
-  } satisfies Omit<Finding, 'id' | 'category' | 'project_id' | 'detected_on'> & { subject: string };
+  } satisfies Omit<Finding, 'id' | 'category' | 'project_id' | 'detected_on' | 'arose_on'> & {
+    subject: string;
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * A construction draw that passes every gate: application 2 (claimants GC + SUB) compiled
- * FUNDABLE after its last fact, three signatures, conditional waivers for draw 2 and
+ * FUNDABLE at the head, three signatures, conditional waivers for draw 2 and
  * unconditional ones for funded draw 1, all executed and notarized, in balance, no CRITICAL rail.
  */
 import type { Document, Draw, Signature } from '../../../src/projects/facts.js';
@@ -37,8 +37,17 @@ export function passingContext(overrides: Partial<GateContext> = {}): GateContex
     draw,
     draws: [aFundedFirstDraw(), draw],
     documents,
-    latest_compilation: { seq: 25, draw_verdict: 'FUNDABLE' },
+    compilation: {
+      draw_verdict: 'FUNDABLE',
+      reasons: [],
+      finding_codes: [],
+      pral: 'RELEASE',
+      pral_rationale: ['GC eligibility RELEASE'],
+    },
+    reviewed: { seq: 25, draw_verdict: 'FUNDABLE' },
+    accepted_codes: null,
     in_balance: true,
+    rail: 'ACH',
     notarized_document_ids: new Set(documents.map((d) => d.id)),
     critical_rails: [],
     ...overrides,

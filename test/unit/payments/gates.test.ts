@@ -12,7 +12,6 @@ import {
   PROFILES,
   PROFILE_NAMES,
   TREASURY_PROFILE,
-  type GateName,
 } from '../../../src/projects/profiles.js';
 import { aDraw, aProject, GC, SUB } from '../compile/fixtures.js';
 import { DRAW_1, DRAW_2, passingContext, waivers } from './fixtures.js';
@@ -22,40 +21,94 @@ const failing = (results: GateResult[]) => results.filter((r) => !r.passed).map(
 describe('payment gate (SPEC §6, DOMAIN §12)', () => {
   it('passes every construction gate for a compiled, signed, waived, notarized, balanced draw', () => {
     expect(evaluateGates(CONSTRUCTION_PROFILE, passingContext())).to.deep.equal([
-      { gate: 'verdict_fundable', passed: true, detail: 'latest compilation (seq 25) is FUNDABLE' },
+      { gate: 'verdict_fundable', passed: true, detail: 'at the head the draw is FUNDABLE' },
       { gate: 'signatures', passed: true, detail: '3 of 3 signed' },
       { gate: 'waivers_executed', passed: true, detail: '4 required waiver(s) executed' },
       { gate: 'notarization', passed: true, detail: '4 document(s) notarized' },
       { gate: 'in_balance', passed: true, detail: 'sources cover uses' },
       { gate: 'no_critical_rail', passed: true, detail: 'no rail is CRITICAL' },
+      {
+        gate: 'eligibility',
+        passed: true,
+        detail: 'PRAL RELEASE (GC eligibility RELEASE) allows ACH, Wire, RTP, ESCROW; asked ACH',
+      },
     ]);
   });
 
   const ctx = passingContext();
-  const cases: [GateName, string, Partial<GateContext>, string][] = [
+  const cases: [GateResult['gate'], string, Partial<GateContext>, string][] = [
     [
       'verdict_fundable',
-      'the latest compilation is HOLD',
-      { latest_compilation: { seq: 25, draw_verdict: 'HOLD' } },
-      'latest compilation (seq 25) is HOLD',
+      'the compilation at the head is HOLD, where the lender had seen FUNDABLE',
+      { compilation: { ...ctx.compilation, draw_verdict: 'HOLD', reasons: ['BLOCKING: INSURANCE_EXPIRY'] } },
+      'at the head the draw is HOLD (BLOCKING: INSURANCE_EXPIRY); it was FUNDABLE when compiled at seq 25',
     ],
     [
       'verdict_fundable',
-      'the draw was never compiled',
-      { latest_compilation: null },
-      'the draw has never been compiled',
+      'the compilation at the head is NOT_FUNDABLE and the draw was never compiled before',
+      {
+        compilation: {
+          ...ctx.compilation,
+          draw_verdict: 'NOT_FUNDABLE',
+          reasons: ['GC has an active registry exclusion'],
+        },
+        reviewed: null,
+      },
+      'at the head the draw is NOT_FUNDABLE (GC has an active registry exclusion)',
     ],
     [
       'verdict_fundable',
-      'a fact about the project is newer than the compilation',
-      { latest_compilation: { seq: 19, draw_verdict: 'FUNDABLE' } },
-      'compiled at seq 19, facts changed at seq 20: compile again',
+      'the draw is FUNDABLE_WITH_CONDITIONS and no lender accepted them',
+      {
+        compilation: {
+          ...ctx.compilation,
+          draw_verdict: 'FUNDABLE_WITH_CONDITIONS',
+          reasons: ['WARNING: TITLE_DATE_DOWN'],
+          finding_codes: ['TITLE_DATE_DOWN'],
+        },
+        reviewed: null,
+      },
+      'at the head the draw is FUNDABLE_WITH_CONDITIONS (WARNING: TITLE_DATE_DOWN); not accepted by a lender (draws:approve)',
     ],
     [
       'verdict_fundable',
-      'a fact about the draw is newer than the compilation',
-      { latest_compilation: { seq: 21, draw_verdict: 'FUNDABLE' }, draw: { ...ctx.draw, last_fact_seq: 22 } },
-      'compiled at seq 21, facts changed at seq 22: compile again',
+      'the lender accepted an earlier condition but not the one open now',
+      {
+        compilation: {
+          ...ctx.compilation,
+          draw_verdict: 'FUNDABLE_WITH_CONDITIONS',
+          reasons: ['WARNING: INSPECTION_FRESHNESS'],
+          finding_codes: ['INSPECTION_FRESHNESS'],
+        },
+        reviewed: null,
+        accepted_codes: ['TITLE_DATE_DOWN'],
+      },
+      'at the head the draw is FUNDABLE_WITH_CONDITIONS (WARNING: INSPECTION_FRESHNESS); not accepted: INSPECTION_FRESHNESS',
+    ],
+    [
+      'eligibility',
+      'the draw’s PRAL is HOLD (escrow only)',
+      { compilation: { ...ctx.compilation, pral: 'HOLD', pral_rationale: ['GC eligibility HOLD'] } },
+      'PRAL HOLD (GC eligibility HOLD) allows ESCROW; asked ACH',
+    ],
+    [
+      'eligibility',
+      'the draw’s PRAL is RELEASE_WITH_CONDITIONS and RTP is asked',
+      {
+        rail: 'RTP',
+        compilation: {
+          ...ctx.compilation,
+          pral: 'RELEASE_WITH_CONDITIONS',
+          pral_rationale: ['GC eligibility RELEASE_WITH_CONDITIONS'],
+        },
+      },
+      'PRAL RELEASE_WITH_CONDITIONS (GC eligibility RELEASE_WITH_CONDITIONS) allows ACH, Wire, ESCROW; asked RTP',
+    ],
+    [
+      'eligibility',
+      'the draw’s PRAL is DENY',
+      { compilation: { ...ctx.compilation, pral: 'DENY', pral_rationale: ['GC eligibility DENY'] } },
+      'PRAL DENY (GC eligibility DENY) allows no rail; asked ACH',
     ],
     [
       'signatures',
@@ -88,7 +141,6 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       'not notarized: WAIV-uncogcgcgcgcgcgc',
     ],
     ['in_balance', 'the project is out of balance', { in_balance: false }, 'project is out of balance'],
-    ['in_balance', 'no in-balance test was recorded', { in_balance: null }, 'no in-balance test recorded'],
     [
       'no_critical_rail',
       'a rail is CRITICAL',
@@ -98,9 +150,9 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
   ];
 
   for (const [gate, situation, override, detail] of cases) {
-    it(`reports only ${gate} unmet, and still lists all six gates, when ${situation}`, () => {
+    it(`reports only ${gate} unmet, and still lists all seven gates, when ${situation}`, () => {
       const results = evaluateGates(CONSTRUCTION_PROFILE, passingContext(override));
-      expect(results.map((r) => r.gate)).to.deep.equal(PROFILE_GATES.construction);
+      expect(results.map((r) => r.gate)).to.deep.equal([...PROFILE_GATES.construction, 'eligibility']);
       expect(failing(results)).to.deep.equal([gate]);
       expect(results.find((r) => r.gate === gate)?.detail).to.equal(detail);
     });
@@ -110,7 +162,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
     const results = evaluateGates(
       CONSTRUCTION_PROFILE,
       passingContext({
-        latest_compilation: null,
+        compilation: { ...ctx.compilation, draw_verdict: 'HOLD', pral: 'DENY' },
         draw: aDraw(),
         documents: [],
         in_balance: false,
@@ -125,28 +177,45 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       'waivers_executed',
       'in_balance',
       'no_critical_rail',
+      'eligibility',
     ]);
-    expect(results).to.have.length(6);
+    expect(results).to.have.length(7);
   });
 
-  it('lets FUNDABLE_WITH_CONDITIONS pass verdict_fundable', () => {
-    const [verdict] = evaluateGates(
-      CONSTRUCTION_PROFILE,
-      passingContext({ latest_compilation: { seq: 25, draw_verdict: 'FUNDABLE_WITH_CONDITIONS' } }),
-    );
-    expect(verdict).to.deep.equal({
-      gate: 'verdict_fundable',
-      passed: true,
-      detail: 'latest compilation (seq 25) is FUNDABLE_WITH_CONDITIONS',
-    });
+  it('lets FUNDABLE_WITH_CONDITIONS and REDUCED pass once a lender accepted every open condition', () => {
+    for (const draw_verdict of ['FUNDABLE_WITH_CONDITIONS', 'REDUCED'] as const) {
+      const [verdict] = evaluateGates(
+        CONSTRUCTION_PROFILE,
+        passingContext({
+          compilation: {
+            ...ctx.compilation,
+            draw_verdict,
+            reasons: [],
+            finding_codes: ['INSPECTION_VARIANCE'],
+          },
+          reviewed: null,
+          accepted_codes: ['INSPECTION_VARIANCE'],
+        }),
+      );
+      expect(verdict).to.deep.equal({
+        gate: 'verdict_fundable',
+        passed: true,
+        detail: `at the head the draw is ${draw_verdict}; accepted by the lender`,
+      });
+    }
   });
 
-  it('refuses REDUCED at verdict_fundable: a reduced draw is not fundable as requested', () => {
-    const [verdict] = evaluateGates(
-      CONSTRUCTION_PROFILE,
-      passingContext({ latest_compilation: { seq: 25, draw_verdict: 'REDUCED' } }),
-    );
-    expect(verdict?.passed).to.equal(false);
+  it('never lets HOLD or NOT_FUNDABLE pass, whatever was accepted', () => {
+    for (const draw_verdict of ['HOLD', 'NOT_FUNDABLE'] as const) {
+      const [verdict] = evaluateGates(
+        CONSTRUCTION_PROFILE,
+        passingContext({
+          compilation: { ...ctx.compilation, draw_verdict, finding_codes: ['TITLE_DATE_DOWN'] },
+          accepted_codes: ['TITLE_DATE_DOWN'],
+        }),
+      );
+      expect(verdict?.passed, draw_verdict).to.equal(false);
+    }
   });
 
   describe('profiles', () => {
@@ -163,6 +232,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
         'notarization',
         'in_balance',
         'no_critical_rail',
+        'eligibility',
       ]);
       expect(results.find((r) => r.gate === 'signatures')?.detail).to.equal(
         '0 of 3 signed; missing: Requestor, Manager, Treasury',

@@ -1,82 +1,70 @@
 import { expect } from 'chai';
 import {
+  amountToPay,
   checkRail,
-  decidePaymentPush,
+  instructionOf,
   paymentView,
-  type PaymentPushRequest,
+  type PaymentPushedPayload,
 } from '../../../src/payments/index.js';
 import { CONSTRUCTION_PROFILE, SUPPLY_CHAIN_PROFILE } from '../../../src/projects/profiles.js';
-import { passingContext } from './fixtures.js';
+import { aDraw } from '../compile/fixtures.js';
 
-function request(overrides: Partial<PaymentPushRequest> = {}): PaymentPushRequest {
-  return {
-    profile: CONSTRUCTION_PROFILE,
-    gates: passingContext(),
-    rail: 'Wire',
-    payment_id: 'PAY-paypaypaypaypaypa',
-    message_id: 'PAY-paypaypaypaypaypa',
-    today: '2026-03-06',
-    ...overrides,
-  };
-}
+const payment: PaymentPushedPayload = {
+  payment_id: 'PAY-paypaypaypaypaypa',
+  draw_id: 'DRW-secondsecondseco',
+  project_id: 'prj_harborloftsaaaaa',
+  amount: 144_000_00,
+  rail: 'Wire',
+  message_id: 'MSG-paypaypaypaypaypa',
+  funded_on: '2026-03-06',
+  compilation_id: 'CMP-cmpcmpcmpcmpcmpc',
+  draw_verdict: 'FUNDABLE',
+  instruction: {
+    created_at: '2026-03-06T15:00:00.000Z',
+    requested_execution_date: '2026-03-06',
+    debtor: { name: 'First Builders Bank', account: 'org_bank', agent: null },
+    creditor: { name: 'Keystone Builders, Inc.', account: 'ent_gc', agent: null },
+    currency: 'USD',
+    end_to_end_id: 'DRW-secondsecondseco',
+    remittance_info: 'Draw 2 DRW-secondsecondseco on Harbor Lofts',
+  },
+};
 
-describe('payment push decision (SPEC §6)', () => {
-  it('yields the PaymentPushed payload for the requested amount when every gate is met', () => {
-    const decision = decidePaymentPush(request());
-    expect(decision.ok).to.equal(true);
-    if (!decision.ok) return;
-    expect(decision.payment).to.deep.equal({
-      payment_id: 'PAY-paypaypaypaypaypa',
-      draw_id: 'DRW-secondsecondseco',
-      project_id: 'prj_harborloftsaaaaa',
-      amount: 144_000_00,
-      rail: 'Wire',
-      message_id: 'PAY-paypaypaypaypaypa',
-      funded_on: '2026-03-06',
-    });
-    expect(paymentView(decision.payment)).to.deep.equal({
+describe('payment push (SPEC §6)', () => {
+  it('answers the SPEC §6 payment view of a recorded payment', () => {
+    expect(paymentView(payment)).to.deep.equal({
       id: 'PAY-paypaypaypaypaypa',
       draw_id: 'DRW-secondsecondseco',
       amount: 144_000_00,
       rail: 'Wire',
       status: 'SUBMITTED',
-      instruction: { format: 'pain.001', message_id: 'PAY-paypaypaypaypaypa' },
+      instruction: { format: 'pain.001', message_id: 'MSG-paypaypaypaypaypa' },
     });
   });
 
-  it('is GATE_UNMET with every gate’s result when one gate fails', () => {
-    const decision = decidePaymentPush(request({ gates: passingContext({ critical_rails: ['SAFETY'] }) }));
-    expect(decision).to.deep.include({ ok: false, code: 'GATE_UNMET', rail: 'Wire' });
-    if (decision.ok || decision.code !== 'GATE_UNMET') return;
-    expect(decision.gates).to.have.length(6);
-    expect(decision.gates.filter((g) => !g.passed).map((g) => g.gate)).to.deep.equal(['no_critical_rail']);
+  it('regenerates the same pain.001 bytes from the recorded payment, every time', () => {
+    const xml = instructionOf(payment);
+    expect(instructionOf(structuredClone(payment))).to.equal(xml);
+    expect(xml).to.include('<MsgId>MSG-paypaypaypaypaypa</MsgId>');
+    expect(xml).to.include('<CreDtTm>2026-03-06T15:00:00.000Z</CreDtTm>');
+    expect(xml).to.include('<InstdAmt Ccy="USD">144000.00</InstdAmt>');
   });
 
-  it('is a CONFLICT for a draw already funded or rejected, before any gate is evaluated', () => {
-    const ctx = passingContext();
-    const funded = decidePaymentPush(
-      request({
-        gates: { ...ctx, draw: { ...ctx.draw, status: 'FUNDED', payment_id: 'PAY-earlierearlierea' } },
-      }),
-    );
-    expect(funded).to.deep.equal({
-      ok: false,
-      code: 'CONFLICT',
-      message: 'DRW-secondsecondseco is already funded (PAY-earlierearlierea)',
-    });
-    const rejected = decidePaymentPush(
-      request({ gates: { ...ctx, draw: { ...ctx.draw, status: 'REJECTED' } } }),
-    );
-    expect(rejected).to.include({ ok: false, code: 'CONFLICT' });
+  it('pays G702 line 8, or the reduced amount — never the requested figure', () => {
+    const draw = aDraw();
+    const lying = { ...draw, requested_amount: draw.summary.current_payment_due + 5_000_00 };
+    expect(amountToPay(lying, 'FUNDABLE', lying.requested_amount)).to.equal(draw.summary.current_payment_due);
+    expect(amountToPay(lying, 'FUNDABLE_WITH_CONDITIONS', 0)).to.equal(draw.summary.current_payment_due);
+    expect(amountToPay(lying, 'REDUCED', 99_000_00)).to.equal(99_000_00);
   });
 
   it('refuses a rail outside the profile’s payment rails', () => {
-    expect(decidePaymentPush(request({ rail: 'SWIFT' }))).to.deep.equal({
+    expect(checkRail(CONSTRUCTION_PROFILE, 'SWIFT')).to.deep.equal({
       ok: false,
       code: 'RAIL_NOT_ALLOWED',
       rail: 'SWIFT',
-      allowed: ['ACH', 'Wire', 'RTP'],
-      message: 'rail "SWIFT" is not available to the construction profile (allowed: ACH, Wire, RTP)',
+      allowed: ['ACH', 'Wire', 'RTP', 'ESCROW'],
+      message: 'rail "SWIFT" is not available to the construction profile (allowed: ACH, Wire, RTP, ESCROW)',
     });
     expect(checkRail(CONSTRUCTION_PROFILE, 'wire')).to.include({ ok: false, code: 'RAIL_NOT_ALLOWED' });
   });

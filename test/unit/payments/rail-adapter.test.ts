@@ -20,8 +20,8 @@ describe('file rail adapter (SPEC §6 rail adapter port)', () => {
       message_id: 'PAY-aaaa',
       xml: '<Document/>\n',
     });
-    expect(receipt).to.deep.equal({ message_id: 'PAY-aaaa', location: join(target, 'PAY-aaaa.xml') });
-    expect(await readFile(receipt.location, 'utf8')).to.equal('<Document/>\n');
+    expect(receipt).to.deep.equal({ message_id: 'PAY-aaaa', location: 'PAY-aaaa.xml' });
+    expect(await readFile(join(target, receipt.location), 'utf8')).to.equal('<Document/>\n');
     expect(await readdir(target)).to.deep.equal(['PAY-aaaa.xml']);
   });
 
@@ -29,7 +29,7 @@ describe('file rail adapter (SPEC §6 rail adapter port)', () => {
     const adapter = new FileRailAdapter(dir);
     await adapter.submit({ format: 'pain.001', message_id: 'PAY-bbbb', xml: 'first' });
     const receipt = await adapter.submit({ format: 'pain.001', message_id: 'PAY-bbbb', xml: 'second' });
-    expect(await readFile(receipt.location, 'utf8')).to.equal('second');
+    expect(await readFile(join(dir, receipt.location), 'utf8')).to.equal('second');
     expect(await readdir(dir)).to.deep.equal(['PAY-bbbb.xml']);
   });
 

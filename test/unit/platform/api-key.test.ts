@@ -151,7 +151,7 @@ describe('API key digest', () => {
 });
 
 describe('API key scopes', () => {
-  it("are SPEC §1's five tenant scopes and the platform operator's registry:admin", () => {
+  it("are SPEC §1's five tenant scopes, draws:approve (a lender accepting a draw’s conditions) and the platform operator's registry:admin", () => {
     expect(API_KEY_SCOPES).to.deep.equal([
       'credit:read',
       'governance:write',
@@ -159,6 +159,7 @@ describe('API key scopes', () => {
       'ledger:read',
       'admin',
       'registry:admin',
+      'draws:approve',
     ]);
     expect(isApiKeyScope('ledger:read')).to.equal(true);
     expect(isApiKeyScope('ledger:write')).to.equal(false);

@@ -1,0 +1,58 @@
+/**
+ * The edge of every governance command (ARCHITECTURE §5): inside the Ledger's serialized commit,
+ * read the models at the head, run the pure decider, append what it decided, and answer. The one
+ * place a recorded governance result becomes a response (provenance anchored to its event), and the
+ * one place an audited rejection (`PaymentPushBlocked`) is recorded *and* answered as an error.
+ */
+import type { Request, Response } from 'express';
+import { authOf } from '../platform/http/context.js';
+import { runCommand } from '../platform/http/command.js';
+import { ProblemError } from '../platform/http/problem.js';
+import { provenanceOf } from '../platform/http/provenance.js';
+import type { Service } from '../platform/http/service.js';
+import { distressedProjects, platformWatermarks } from '../rails/routes.js';
+import { headOf, type CreditView, type GovernanceHead } from './head.js';
+import type { GovernanceCtx, GovernanceDecided } from './record.js';
+
+export type GovernanceDecider = (head: GovernanceHead, ctx: GovernanceCtx) => GovernanceDecided;
+
+function problemOf(decided: Extract<GovernanceDecided, { ok: false }>): ProblemError {
+  return new ProblemError(decided.error.code, decided.error.detail, decided.error.extras ?? {});
+}
+
+/** Runs `decide` at the head and answers 201 with the recorded result, or its rejection. */
+export async function governanceCommand(
+  s: Service,
+  credit: CreditView,
+  req: Request,
+  res: Response,
+  decide: GovernanceDecider,
+  /** Runs after a successful commit, before the answer (the payment outbox's first delivery). */
+  settle?: () => Promise<void>,
+): Promise<void> {
+  const org_id = authOf(req).org_id;
+  const committed = await runCommand(s.ledger, req, (ledgerHead, eventId) => {
+    const head = headOf(
+      s,
+      ledgerHead,
+      credit,
+      (at) => platformWatermarks(s, at),
+      () => distressedProjects(s),
+    );
+    const decided = decide(head, { org_id, now: s.clock.now(), eventId, publicBaseUrl: s.publicBaseUrl });
+    if (!decided.ok && decided.events.length === 0) throw problemOf(decided);
+    return { events: decided.events, result: decided };
+  });
+  const decided = committed.result;
+  if (!decided.ok) throw problemOf(decided);
+  await settle?.();
+  const event = committed.events[decided.anchor]!;
+  const anchor = { seq: event.seq, hash: event.hash };
+  res
+    .status(201)
+    .json(
+      decided.anchor_style === 'ledger'
+        ? { ...decided.payload, ledger: anchor }
+        : { ...decided.payload, provenance: provenanceOf(decided.payload, anchor) },
+    );
+}

@@ -1,0 +1,150 @@
+/**
+ * The state every governance decider reads (ARCHITECTURE §5): the read models as they stand at the
+ * ledger head the command is decided at, plus the credit capability's view of an entity and the
+ * rails' facts — both functions of those same read models. The edge builds it *inside* the
+ * Ledger's serialized commit (`headOf`), so a decision can never be taken on facts an earlier
+ * request left behind; deciders only read it.
+ */
+import type { GovernanceState } from '../../projections/governance.js';
+import { governance } from '../../projections/governance.js';
+import { keys } from '../../projections/keys.js';
+import { observationsProjection } from '../../projections/observations.js';
+import { projectsProjection } from '../../projections/projects.js';
+import { registryProjection } from '../../projections/registry.js';
+import { isoDate } from '../platform/clock.js';
+import type { LedgerHead } from '../platform/ledger/envelope.js';
+import type { Service } from '../platform/http/service.js';
+import type { Draw, Project, ProjectsState } from '../projects/facts.js';
+import { getDraw, getProject } from '../projects/queries.js';
+import { railFactsFor } from '../rails/rail-facts.js';
+import type { PlatformWatermarks, RailFacts } from '../rails/rail.js';
+import { scanAll } from '../rails/scan-all.js';
+import { verifyContractorRegistry } from '../registry/registry-check.js';
+import type { RegistryState } from '../registry/state.js';
+import type { ContractorStanding, Pral } from './compile/evidence.js';
+import type { RailPosture } from './rail-posture.js';
+import { scanInputFor, type ExclusionRegistry, type ScanInput } from './scan.js';
+
+/** What governance needs from the credit capability about an entity (DOMAIN §4 contractor, §6 PRAL). */
+export interface CreditView {
+  score(entity_id: string, now: Date): number | null;
+  pral(entity_id: string, now: Date): Pral;
+}
+
+export interface GovernanceHead {
+  /** The ledger position these read models stand at. */
+  ledger: LedgerHead;
+  projects: ProjectsState;
+  governance: GovernanceState;
+  registry: RegistryState;
+  credit: CreditView;
+  /** The org's rail facts narrowed to one project, at this head. */
+  railFacts(org_id: string, project_id: string): RailFacts;
+  /** The org's display name (the debtor of a payment instruction). */
+  orgName(org_id: string): string;
+}
+
+/** The read models at the head the Ledger holds; call it only inside `ledger.commit`'s decision. */
+export function headOf(
+  s: Service,
+  ledger: LedgerHead,
+  credit: CreditView,
+  platform: (ledger: LedgerHead) => PlatformWatermarks,
+  distressed: () => string[],
+): GovernanceHead {
+  const projects = s.runtime.state(projectsProjection);
+  return {
+    ledger,
+    projects,
+    governance: s.runtime.state(governance),
+    registry: s.runtime.state(registryProjection),
+    credit,
+    railFacts: (org_id, project_id) =>
+      railFactsFor(projects, s.runtime.state(observationsProjection), org_id, {
+        project_id,
+        platform: platform(ledger),
+        distressed_project_ids: distressed(),
+      }),
+    orgName: (org_id) => s.runtime.state(keys).orgs[org_id]?.name ?? org_id,
+  };
+}
+
+export function exclusionRegistry(state: RegistryState): ExclusionRegistry {
+  return {
+    isExcluded(entity_id, today) {
+      const entity = state.entities[entity_id];
+      if (!entity) return false;
+      return (
+        verifyContractorRegistry(
+          state,
+          { legal_name: entity.legal_name, aliases: entity.aliases, uei: entity.uei, cage: entity.cage },
+          today,
+        ).exclusions === 'excluded'
+      );
+    },
+  };
+}
+
+/** One of the caller's projects as every governance decider reads it. */
+export interface ProjectContext {
+  project: Project;
+  input: ScanInput;
+  gc_excluded: boolean;
+  rails: RailPosture;
+}
+
+/** The caller's project at the head, or null (another org's project is exactly an unknown one). */
+export function projectAt(
+  head: GovernanceHead,
+  org_id: string,
+  project_id: string,
+  now: Date,
+): ProjectContext | null {
+  const project = getProject(head.projects, org_id, project_id);
+  if (!project) return null;
+  const registry = exclusionRegistry(head.registry);
+  const input = scanInputFor(head.projects, project.id, registry);
+  if (!input) return null;
+  const all = scanAll(head.railFacts(org_id, project.id), now);
+  return {
+    project,
+    input,
+    gc_excluded: registry.isExcluded(project.general_contractor, isoDate(now)),
+    rails: {
+      composite: all.composite_score,
+      critical: all.rails.filter((r) => r.posture === 'CRITICAL').map((r) => r.name),
+    },
+  };
+}
+
+/** The caller's draw and its project at the head, or null. */
+export function drawAt(
+  head: GovernanceHead,
+  org_id: string,
+  draw_id: string,
+  now: Date,
+): { ctx: ProjectContext; draw: Draw } | null {
+  const seen = getDraw(head.projects, org_id, draw_id);
+  if (!seen) return null;
+  const ctx = projectAt(head, org_id, seen.project_id, now);
+  const draw = ctx?.input.draws.find((d) => d.id === seen.id);
+  return ctx && draw ? { ctx, draw } : null;
+}
+
+/** The GC's standing for the compile DAG's identity and PRAL engines. */
+export function contractorStanding(head: GovernanceHead, ctx: ProjectContext, now: Date): ContractorStanding {
+  const gc = head.registry.entities[ctx.project.general_contractor];
+  const check = gc
+    ? verifyContractorRegistry(
+        head.registry,
+        { legal_name: gc.legal_name, aliases: gc.aliases, uei: gc.uei, cage: gc.cage },
+        isoDate(now),
+      )
+    : null;
+  return {
+    entity_id: ctx.project.general_contractor,
+    registration: check?.registration ?? 'inactive',
+    excluded: ctx.gc_excluded,
+    pral: head.credit.pral(ctx.project.general_contractor, now),
+  };
+}

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { governance } from '../../projections/governance.js';
+import { serviceOf } from '../../src/app.js';
+import { findingId } from '../../src/governance/findings.js';
+import { D } from '../support/api-fixtures.js';
+import { GL_REQUIRED, startJourney, type DrawJourney } from '../support/draw-journey.js';
+
+/**
+ * Resolving a finding (SPEC §5) is decided at the head like every governance command: the finding
+ * must be one a scan recorded on one of the caller's org's projects — another org's finding answers
+ * exactly like an unknown one (404) — and its id must have the finding shape (400).
+ */
+describe('findings are always current: resolving, certifying and opening them (issue 14)', function () {
+  this.timeout(60_000);
+  let j: DrawJourney;
+  afterEach(async () => {
+    await j.svc.close();
+  });
+
+  it('resolves the org’s own finding once; another org’s, an unknown or a malformed id change nothing', async () => {
+    j = await startJourney();
+    const scan = await j.post('/api/kernel-core', { action: 'full_scan', project_id: j.projectId });
+    const finding = String(scan.body.temporal.items[0].id);
+    const body = { resolution: 'Title company confirmed by phone', resolved_on: '2026-06-03' };
+    const other = await j.svc.key('Second Street Capital');
+    const before = await j.svc.head();
+
+    const foreign = await j.post(`/api/findings/${finding}/resolve`, body, other);
+    const unknown = await j.post('/api/findings/FND-aaaaaaaaaaaaaaaa/resolve', body);
+    expect(foreign.status).to.equal(404);
+    expect(unknown.status).to.equal(404);
+    expect(foreign.body.detail).to.equal(unknown.body.detail.replace('FND-aaaaaaaaaaaaaaaa', finding));
+    expect((await j.post('/api/findings/not-a-finding/resolve', body)).status).to.equal(400);
+    expect(await j.svc.head()).to.equal(before);
+
+    const resolved = await j.post(`/api/findings/${finding}/resolve`, body);
+    expect(resolved.status, JSON.stringify(resolved.body)).to.equal(201);
+    expect((await j.post(`/api/findings/${finding}/resolve`, body)).status).to.equal(409);
+  });
+
+  it('resolves a finding the facts raise though nobody scanned yet; another org still gets 404', async () => {
+    j = await startJourney();
+    // Application 1 has no title date-down after it: TITLE_DATE_DOWN (BLOCKING, subject currency).
+    const finding = findingId(j.projectId, 'TITLE_DATE_DOWN', j.drawId, 'currency');
+    const body = { resolution: 'Date-down ordered; lender accepts the gap', resolved_on: '2026-06-03' };
+    const other = await j.svc.key('Second Street Capital');
+    expect((await j.post(`/api/findings/${finding}/resolve`, body, other)).status).to.equal(404);
+    const resolved = await j.post(`/api/findings/${finding}/resolve`, body);
+    expect(resolved.status, JSON.stringify(resolved.body)).to.equal(201);
+  });
+
+  it('opens a finding on the date its condition arose, not on the day someone scanned (issue 14)', async () => {
+    j = await startJourney({ project: GL_REQUIRED });
+    await j.insureGc('2026-07-10');
+    await j.fixDocuments();
+    j.svc.clock.set('2026-07-20T15:00:00Z');
+    // Nobody scanned: certification scans on its own and records what it found.
+    const certified = await j.post('/api/certification', { action: 'issue', project_id: j.projectId });
+    expect(certified.status, JSON.stringify(certified.body)).to.equal(201);
+    // A BLOCKING finding is open, so the certificate is a D at best (DOMAIN §11 cap), scan or no scan.
+    expect(certified.body.certification.score).to.be.at.most(64);
+    expect(certified.body.certification.scan_id).to.match(/^SCN-/);
+    const findings = Object.values(serviceOf(j.svc.app).runtime.state(governance).findings);
+    const lapse = findings.find((f) => f.code === 'INSURANCE_EXPIRY');
+    expect(lapse).to.deep.include({
+      severity: 'BLOCKING',
+      opened_on: '2026-07-11',
+      detected_on: '2026-07-20',
+    });
+    const stale = findings.find((f) => f.code === 'INSPECTION_FRESHNESS');
+    expect(stale).to.deep.include({ opened_on: '2026-07-03', detected_on: '2026-07-20' });
+  });
+
+  it('never certifies an unscanned project as clean: a BLOCKING contract-sum mismatch caps it at 64', async () => {
+    j = await startJourney({ project: { contract_sum: D(1_100_000) } });
+    const certified = await j.post('/api/certification', { action: 'issue', project_id: j.projectId });
+    expect(certified.status, JSON.stringify(certified.body)).to.equal(201);
+    expect(certified.body.certification.score).to.be.at.most(64);
+    expect(['D', 'F']).to.include(certified.body.certification.grade);
+    const open = Object.values(serviceOf(j.svc.app).runtime.state(governance).findings).filter(
+      (f) => f.status === 'OPEN' && f.code === 'CONTRACT_SUM_MISMATCH',
+    );
+    expect(open.map((f) => f.severity)).to.include('BLOCKING');
+  });
+});

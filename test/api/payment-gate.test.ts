@@ -1,0 +1,247 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { D } from '../support/api-fixtures.js';
+import { GL_REQUIRED, startJourney, type DrawJourney } from '../support/draw-journey.js';
+
+/**
+ * Money moves only on current governance (issue 14). Each case compiles the draw FUNDABLE and
+ * makes it otherwise payable, then changes one fact, then pushes: the push re-runs the compilation
+ * at the head, so it is refused with 422 GATE_UNMET naming the gate the change failed, and the
+ * refusal is recorded with the compilation it ran.
+ */
+interface Gate {
+  gate: string;
+  passed: boolean;
+  detail: string;
+}
+
+const EXCLUSIONS_HEADER =
+  '"Classification","Name","Prefix","First","Middle","Last","Suffix","Address 1","Address 2","Address 3","Address 4","City","State / Province","Country","Zip Code","D&B Open Data Flag","Unique Entity Identifier (DUNS)","Unique Entity Identifier (SAM)","Exclusion Program","Excluding Agency","CT Code","Exclusion Type","Additional Comments","Active Date","Termination Date","Record Status","Cross-Reference","SAM Number","CAGE","NPI","Creation_Date"';
+const KEYSTONE_EXCLUDED =
+  '"Firm","KEYSTONE BUILDERS, INC.","","","","","","1 MAIN ST","","","","OAKLAND","CA","USA","94601","N","","","Reciprocal","GSA","A","Ineligible (Proceedings Completed)","","06/01/2026","Indefinite","","","S4MRKEYS1","","","2026-06-01"';
+
+async function refusedGates(j: DrawJourney, body: Record<string, unknown> = {}): Promise<Gate[]> {
+  const res = await j.post('/api/payment-push', { draw_id: j.drawId, ...body });
+  expect(res.status, JSON.stringify(res.body)).to.equal(422);
+  expect(res.body.code).to.equal('GATE_UNMET');
+  return res.body.gates as Gate[];
+}
+
+const failed = (gates: Gate[]) => gates.filter((g) => !g.passed).map((g) => g.gate);
+const detailOf = (gates: Gate[], gate: string) => gates.find((g) => g.gate === gate)?.detail ?? '';
+
+describe('payment gate: a compiled draw is paid only on the facts at the moment of payment', function () {
+  this.timeout(60_000);
+  let j: DrawJourney;
+  afterEach(async () => {
+    await j.svc.close();
+  });
+
+  describe('every fact change that must block a draw compiled FUNDABLE', () => {
+    it('the GC’s registry exclusion: NOT_FUNDABLE at the head and PRAL DENY', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      const admin = await j.svc.operator();
+      const imported = await request(j.svc.app)
+        .post('/api/registry/import?filename=exclusions.csv')
+        .set('Authorization', `Bearer ${admin.key}`)
+        .set('Content-Type', 'text/csv')
+        .send(`${EXCLUSIONS_HEADER}\n${KEYSTONE_EXCLUDED}\n`);
+      expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.include.members(['verdict_fundable', 'eligibility']);
+      expect(detailOf(gates, 'verdict_fundable')).to.equal(
+        'at the head the draw is NOT_FUNDABLE (GC has an active registry exclusion); it was FUNDABLE when compiled at seq ' +
+          /seq (\d+)$/.exec(detailOf(gates, 'verdict_fundable'))![1],
+      );
+      expect(detailOf(gates, 'eligibility')).to.match(/^PRAL DENY .* allows no rail; asked ACH$/);
+    });
+
+    it('the GC’s behavioral state (a serious citation puts it on PROBATION): PRAL HOLD, escrow only', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      const citation = await j.post('/api/observations', {
+        project_id: j.projectId,
+        entity: j.gc,
+        kind: 'osha_citation',
+        observed_on: '2026-06-03',
+        activity_nr: '1700009',
+        type: 'S',
+        penalty: D(9_000),
+        abate_by: '2026-06-30',
+      });
+      expect(citation.status, JSON.stringify(citation.body)).to.equal(201);
+
+      const gates = await refusedGates(j, { rail: 'ACH' });
+      expect(failed(gates)).to.include('eligibility');
+      expect(detailOf(gates, 'eligibility')).to.match(/^PRAL HOLD .* allows ESCROW; asked ACH$/);
+    });
+
+    it('an insurance lapse: the GC’s required GL coverage expires before the push', async () => {
+      j = await startJourney({ project: GL_REQUIRED });
+      await j.insureGc('2026-07-10');
+      await j.readyToPay();
+      j.svc.clock.set('2026-07-11T15:00:00Z');
+
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.include('verdict_fundable');
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        /^at the head the draw is HOLD \(BLOCKING: INSURANCE_EXPIRY\); it was FUNDABLE when compiled at seq \d+$/,
+      );
+    });
+
+    it('a new finding: a title date-down showing a new lien', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      await j.recordLien();
+
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.include('verdict_fundable');
+      // A recorded lien is no paperwork gap: no document cures it (DOMAIN §9 NOT_FUNDABLE).
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        /^at the head the draw is NOT_FUNDABLE \(BLOCKING \(no document cures\): TITLE_DATE_DOWN\); it was FUNDABLE/,
+      );
+    });
+
+    it('records each refusal with the compilation it ran at the head, and pays nothing', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      await j.recordLien();
+      const before = await j.svc.head();
+      await refusedGates(j);
+      const ledger = await request(j.svc.app)
+        .get(`/api/ledger?after=${before}&limit=10`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      const events = ledger.body.events as { type: string; data: Record<string, unknown> }[];
+      expect(events.map((e) => e.type)).to.deep.equal([
+        'ProjectScanned',
+        'DrawCompiled',
+        'PaymentPushBlocked',
+      ]);
+      expect(events[1]!.data['draw_verdict']).to.equal('NOT_FUNDABLE');
+      expect(events[2]!.data['compilation_id']).to.equal(events[1]!.data['compilation_id']);
+      const draw = await request(j.svc.app)
+        .get(`/api/draws/${j.drawId}`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      expect(draw.body.status).to.equal('COMPILED');
+    });
+  });
+
+  describe('verdicts, amounts and eligibility', () => {
+    it('pays a FUNDABLE draw its G702 line 8 on a rail its PRAL allows, and refuses RTP under RELEASE_WITH_CONDITIONS', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      const gates = await refusedGates(j, { rail: 'RTP' });
+      expect(failed(gates)).to.deep.equal(['eligibility']);
+      expect(detailOf(gates, 'eligibility')).to.match(
+        /^PRAL RELEASE_WITH_CONDITIONS .* allows ACH, Wire, ESCROW; asked RTP$/,
+      );
+
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'Wire' });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment).to.include({ amount: D(135_000), rail: 'Wire' });
+    });
+
+    it('pays FUNDABLE_WITH_CONDITIONS only after a draws:approve key accepts the conditions, with a reason', async () => {
+      j = await startJourney();
+      const waiver = await j.fixDocuments({ waiverAmount: D(130_000) });
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict).to.equal('FUNDABLE_WITH_CONDITIONS');
+      await j.signAll();
+      await j.notarize(waiver);
+
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.deep.equal(['verdict_fundable']);
+      expect(detailOf(gates, 'verdict_fundable')).to.match(/not accepted by a lender \(draws:approve\)$/);
+
+      const withoutScope = await j.post(`/api/draws/${j.drawId}/accept`, {
+        reason: 'waiver shortfall cured at closing',
+      });
+      expect(withoutScope.status).to.equal(403);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const acceptedRes = await j.post(
+        `/api/draws/${j.drawId}/accept`,
+        { reason: 'waiver shortfall cured at closing' },
+        approver,
+      );
+      expect(acceptedRes.status, JSON.stringify(acceptedRes.body)).to.equal(201);
+      expect(acceptedRes.body.acceptance).to.include({
+        draw_verdict: 'FUNDABLE_WITH_CONDITIONS',
+        reason: 'waiver shortfall cured at closing',
+      });
+      expect(acceptedRes.body.acceptance.accepted_codes).to.deep.equal(['LIEN_WAIVER_MISMATCH']);
+
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.equal(D(135_000));
+    });
+
+    it('pays a REDUCED draw only the reduced amount, after acceptance, and only by escrow (the GC’s BLOCKING variance makes its PRAL HOLD)', async () => {
+      j = await startJourney();
+      // Line 1 claims 25 % ($100k of $400k); the inspector saw 10 %: > 10 points, BLOCKING variance.
+      const waiver = await j.fixDocuments({ inspectedLine1Pct: 10 });
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict, JSON.stringify(compiled.body)).to.equal('REDUCED');
+      const reduced = compiled.body.compilation.fundable_amount as number;
+      expect(reduced).to.be.lessThan(D(135_000));
+      await j.signAll();
+      await j.notarize(waiver);
+
+      const byAch = await refusedGates(j, { rail: 'ACH' });
+      expect(failed(byAch)).to.deep.equal(['verdict_fundable', 'eligibility']);
+      expect(detailOf(byAch, 'eligibility')).to.match(/^PRAL HOLD .* allows ESCROW; asked ACH$/);
+      expect(failed(await refusedGates(j, { rail: 'ESCROW' }))).to.deep.equal(['verdict_fundable']);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const acceptedRes = await j.post(
+        `/api/draws/${j.drawId}/accept`,
+        { reason: 'fund at the inspected amounts' },
+        approver,
+      );
+      expect(acceptedRes.status, JSON.stringify(acceptedRes.body)).to.equal(201);
+      expect(failed(await refusedGates(j, { rail: 'ACH' }))).to.deep.equal(['eligibility']);
+      // No rail named: the push takes the preferred rail the PRAL allows, here ESCROW.
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment).to.include({ amount: reduced, rail: 'ESCROW' });
+    });
+
+    it('records a request that disagrees with G702 line 8 as a finding, and pays line 8, not the request', async () => {
+      j = await startJourney({ draw: { requested_amount: D(140_000) } });
+      const waiver = await j.fixDocuments();
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict).to.equal('FUNDABLE_WITH_CONDITIONS');
+      expect(compiled.body.compilation.reasons).to.include('WARNING: DUPLICATE_OR_UNSUPPORTED_COST');
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accepted = await j.post(
+        `/api/draws/${j.drawId}/accept`,
+        { reason: 'pay the G702 figure' },
+        approver,
+      );
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.equal(D(135_000));
+    });
+
+    it('never pays a rejected draw: DrawRejected ends its path to payment', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      const rejected = await j.post(`/api/draws/${j.drawId}/reject`, {
+        reasons: ['borrower withdrew the application'],
+      });
+      expect(rejected.status, JSON.stringify(rejected.body)).to.equal(201);
+      expect(rejected.body.rejection.reasons).to.deep.equal(['borrower withdrew the application']);
+      const again = await j.post(`/api/draws/${j.drawId}/reject`, { reasons: ['twice'] });
+      expect(again.status).to.equal(409);
+      const push = await j.post('/api/payment-push', { draw_id: j.drawId });
+      expect(push.status).to.equal(409);
+      const draw = await request(j.svc.app)
+        .get(`/api/draws/${j.drawId}`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      expect(draw.body.status).to.equal('REJECTED');
+    });
+  });
+});

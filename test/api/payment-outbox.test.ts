@@ -1,0 +1,89 @@
+import { readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import { paymentOutboxOf } from '../../src/app.js';
+import { instructionOf, type PaymentPushedPayload } from '../../src/payments/index.js';
+import { startJourney, type DrawJourney } from '../support/draw-journey.js';
+
+/**
+ * The instruction and the event cannot disagree (issue 14 item 6): `PaymentPushed` carries
+ * everything the pain.001 needs, and the outbox delivers it after the event is recorded — when the
+ * rail directory refuses writes the payment stands, the failure is recorded with its next attempt,
+ * and once the directory recovers the same bytes are delivered and recorded once.
+ */
+describe('payment outbox: the instruction follows the recorded payment', function () {
+  this.timeout(60_000);
+  let j: DrawJourney;
+  afterEach(async () => {
+    await j.svc.close();
+  });
+
+  const ledgerTypes = async (after: number) => {
+    const res = await request(j.svc.app)
+      .get(`/api/ledger?after=${after}&limit=50`)
+      .set('Authorization', `Bearer ${j.lender.key}`);
+    return res.body.events as { type: string; data: Record<string, unknown> }[];
+  };
+
+  it('delivers the instruction regenerated from the event, byte for byte', async () => {
+    j = await startJourney();
+    await j.readyToPay();
+    const before = await j.svc.head();
+    const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    const events = await ledgerTypes(before);
+    expect(events.map((e) => e.type)).to.deep.equal([
+      'ProjectScanned',
+      'DrawCompiled',
+      'PaymentPushed',
+      'PaymentInstructionDelivered',
+    ]);
+    const pushed = events[2]!.data as unknown as PaymentPushedPayload;
+    const messageId = String(paid.body.payment.instruction.message_id);
+    const file = join(j.svc.dataDir, 'payments', `${messageId}.xml`);
+    expect(readFileSync(file, 'utf8')).to.equal(instructionOf(pushed));
+    expect(events[3]!.data).to.include({ message_id: messageId, attempt: 1 });
+  });
+
+  it('records a failed delivery, keeps the payment, retries with backoff and delivers once the rail recovers', async () => {
+    j = await startJourney();
+    await j.readyToPay();
+    // The rail "directory" is a file: every write under it fails.
+    const rail = join(j.svc.dataDir, 'payments');
+    writeFileSync(rail, 'not a directory');
+    const before = await j.svc.head();
+    const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    let events = await ledgerTypes(before);
+    expect(events.map((e) => e.type)).to.deep.equal([
+      'ProjectScanned',
+      'DrawCompiled',
+      'PaymentPushed',
+      'PaymentInstructionFailed',
+    ]);
+    expect(events[3]!.data).to.include({ attempt: 1, next_attempt_at: '2026-06-03T15:00:01.000Z' });
+    const again = await j.post('/api/payment-push', { draw_id: j.drawId });
+    expect(again.status, 'the draw is funded: a retry of the push is a conflict').to.equal(409);
+
+    // Not yet due: a kick delivers nothing.
+    const outbox = paymentOutboxOf(j.svc.app);
+    await outbox.kick();
+    expect((await ledgerTypes(before)).length).to.equal(4);
+
+    rmSync(rail);
+    j.svc.clock.set('2026-06-03T15:00:01Z');
+    await outbox.kick();
+    events = await ledgerTypes(before);
+    expect(events.map((e) => e.type).slice(4)).to.deep.equal(['PaymentInstructionDelivered']);
+    expect(events[4]!.data).to.include({ attempt: 2 });
+    const pushed = events[2]!.data as unknown as PaymentPushedPayload;
+    expect(readdirSync(rail).filter((f) => !f.startsWith('.'))).to.deep.equal([`${pushed.message_id}.xml`]);
+    expect(readFileSync(join(rail, `${pushed.message_id}.xml`), 'utf8')).to.equal(instructionOf(pushed));
+
+    // Delivered once: further kicks record nothing.
+    await outbox.kick();
+    expect((await ledgerTypes(before)).length).to.equal(5);
+    expect(existsSync(join(rail, `${pushed.message_id}.xml`))).to.equal(true);
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * One draw on its way to payment, as the API specs about the payment gate drive it: a lender, the
+ * Harbor View Lofts project (projectBody) with its GC, two invoices and application 1 ($135,000),
+ * plus the steps that make it payable — documents, signatures, notarization — so each spec states
+ * only the fact it changes.
+ */
+import { expect } from 'chai';
+import request from 'supertest';
+import type { IssuedKey } from '../../src/orgs/keys.js';
+import { D, firstDrawBody, projectBody } from './api-fixtures.js';
+import { startService, type TestService } from './service.js';
+
+export interface DrawJourney {
+  svc: TestService;
+  lender: IssuedKey;
+  projectId: string;
+  drawId: string;
+  gc: string;
+  post(path: string, body: unknown, key?: IssuedKey): request.Test;
+  /** POSTs and expects 201; answers the new id. */
+  created(path: string, body: unknown): Promise<string>;
+  /** Inspection, title date-down and the GC's conditional waiver (the waiver's id). */
+  fixDocuments(opts?: { waiverAmount?: number; inspectedLine1Pct?: number }): Promise<string>;
+  signAll(): Promise<void>;
+  notarize(documentId: string): Promise<void>;
+  compile(): Promise<request.Response>;
+  /** A title date-down effective on submission day that shows a new $42,000 lien. */
+  recordLien(): Promise<void>;
+  /** The GC's GL certificate ($2M, from 2026-01-01) expiring on `expiresOn`. */
+  insureGc(expiresOn: string): Promise<void>;
+  /** Documents, compile (expected FUNDABLE), signatures and notarization: a draw ready to pay. */
+  readyToPay(): Promise<void>;
+}
+
+/** A project override: the GC must hold $1M of GL cover (DOMAIN §3 INSURANCE_EXPIRY). */
+export const GL_REQUIRED = { required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }] };
+
+export async function startJourney(
+  opts: { now?: string; project?: Record<string, unknown>; draw?: Record<string, unknown> } = {},
+): Promise<DrawJourney> {
+  const svc = await startService({ now: opts.now ?? '2026-06-03T15:00:00Z' });
+  const lender = await svc.key('First Builders Bank');
+  const post = (path: string, body: unknown, key: IssuedKey = lender) =>
+    request(svc.app)
+      .post(path)
+      .set({ Authorization: `Bearer ${key.key}` })
+      .send(body as object);
+  const created = async (path: string, body: unknown): Promise<string> => {
+    const res = await post(path, body);
+    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(201);
+    return String(res.body.id);
+  };
+  const owner = await created('/api/entities', { legal_name: 'Harbor View Owner LLC', roles: ['owner'] });
+  const gc = await created('/api/entities', {
+    legal_name: 'Keystone Builders, Inc.',
+    roles: ['general_contractor'],
+    ein: '12-3456789',
+  });
+  const architect = await created('/api/entities', {
+    legal_name: 'Lumen Architecture PLLC',
+    roles: ['architect'],
+  });
+  const projectId = await created(
+    '/api/projects',
+    projectBody({ borrower: owner, general_contractor: gc, architect }, opts.project ?? {}),
+  );
+  const invoice = (number: string, amount: number, line: number) =>
+    created(`/api/projects/${projectId}/documents`, { type: 'INVOICE', vendor: gc, number, amount, line });
+  const invoices = [await invoice('KB-1001', D(100_000), 1), await invoice('KB-1002', D(50_000), 2)];
+  const drawId = await created(`/api/projects/${projectId}/draws`, firstDrawBody({ invoices, ...opts.draw }));
+
+  const journey: DrawJourney = {
+    svc,
+    lender,
+    projectId,
+    drawId,
+    gc,
+    post,
+    created,
+    async fixDocuments({ waiverAmount = D(135_000), inspectedLine1Pct = 25 } = {}) {
+      const inspector = await created('/api/entities', {
+        legal_name: 'Clearline Inspections LLC',
+        roles: ['inspector'],
+      });
+      await created(`/api/projects/${projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        draw_id: drawId,
+        inspector,
+        inspected_on: '2026-06-02',
+        lines: [
+          { line: 1, percent_complete: inspectedLine1Pct },
+          { line: 2, percent_complete: 8.33 },
+        ],
+        stored_materials_verified: true,
+      });
+      await created(`/api/projects/${projectId}/documents`, {
+        type: 'TITLE_DATE_DOWN',
+        effective_on: '2026-06-03',
+        new_liens: [],
+      });
+      return created(`/api/projects/${projectId}/documents`, {
+        type: 'LIEN_WAIVER',
+        claimant: gc,
+        draw_id: drawId,
+        waiver_type: 'CONDITIONAL_PROGRESS',
+        amount: waiverAmount,
+        through_date: '2026-05-31',
+        signed_on: '2026-06-03',
+        executed: true,
+      });
+    },
+    async signAll() {
+      for (const role of ['Contractor', 'Architect', 'Lender']) {
+        const res = await post(`/api/draws/${drawId}/signatures`, {
+          role,
+          signer_name: `${role} Signer`,
+          signed_on: '2026-06-03',
+        });
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      }
+    },
+    async notarize(documentId) {
+      const res = await post('/api/notarization', {
+        action: 'notarize',
+        document_type: 'LIEN_WAIVER',
+        document_id: documentId,
+        jurisdiction: 'CA',
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    },
+    compile: () => post('/api/dependency-graph', { action: 'compile_for_draw', project_id: projectId }),
+    async recordLien() {
+      await created(`/api/projects/${projectId}/documents`, {
+        type: 'TITLE_DATE_DOWN',
+        effective_on: '2026-06-03',
+        new_liens: [{ claimant_name: 'Bayside Concrete Co.', amount: D(42_000), recorded_on: '2026-06-02' }],
+      });
+    },
+    async insureGc(expiresOn) {
+      await created(`/api/projects/${projectId}/documents`, {
+        type: 'INSURANCE_CERTIFICATE',
+        insured: gc,
+        coverage_type: 'GL',
+        limit: D(2_000_000),
+        effective_on: '2026-01-01',
+        expires_on: expiresOn,
+        additional_insured: true,
+      });
+    },
+    async readyToPay() {
+      const waiver = await journey.fixDocuments();
+      const compiled = await journey.compile();
+      expect(compiled.status, JSON.stringify(compiled.body)).to.equal(201);
+      expect(compiled.body.compilation.draw_verdict, JSON.stringify(compiled.body)).to.equal('FUNDABLE');
+      await journey.signAll();
+      await journey.notarize(waiver);
+    },
+  };
+  return journey;
+}
