@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { parseNote } from '../../src/platform/tlog/note.js';
 import { REPO_ROOT } from '../support/cli.js';
+import { binary } from '../support/binary.js';
 import { startService, type TestService } from '../support/service.js';
 
 const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');
@@ -100,11 +101,7 @@ describe('transparency log interoperability: an independent verifier (python3 ha
             .get(path)
             .set(...auth)
             .buffer(true)
-            .parse((res, done) => {
-              const chunks: Buffer[] = [];
-              res.on('data', (c: Buffer) => chunks.push(c));
-              res.on('end', () => done(null, Buffer.concat(chunks)));
-            })
+            .parse(binary)
         ).body as Buffer,
       ).toString('base64');
     const verifierKey = svc.composed.deps.tlog.verifierKey;
