@@ -36,6 +36,12 @@ const composed = await compose({
   signingKey: config.LEDGER_SIGNING_KEY,
   verifyEveryMs: 30_000,
   samApi: config.SAM_API_KEY ? { apiKey: config.SAM_API_KEY, baseUrl: config.SAM_API_BASE_URL } : undefined,
+  tlogOrigin: config.TLOG_ORIGIN,
+  tlogSeed: config.TLOG_SIGNING_SEED,
+  tlogPublic: config.TLOG_PUBLIC === '1',
+  witnessUrls: config.WITNESS_URLS,
+  tlogPublishEveryMs: 1000,
+  integrityOverride: config.LEDGER_INTEGRITY_OVERRIDE === '1',
 });
 logger.info(
   config.SAM_API_KEY
@@ -61,6 +67,8 @@ server.listen(config.PORT, config.HOST, () => {
     [
       '',
       `Plumbline listening on ${publicBaseUrl} (ledger: ${composed.store.kind}, head seq ${head}, data dir ${config.DATA_DIR})`,
+      `Transparency log verifier key (pin it in clients, monitors and witnesses):`,
+      `  ${composed.deps.tlog.verifierKey}`,
       ...(demo
         ? [
             `Demo key (${demo.org_name}, scopes ${demo.scopes.join(' ')}):`,

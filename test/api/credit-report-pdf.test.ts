@@ -5,12 +5,7 @@ import { redactUrl } from '../../src/platform/log.js';
 import { renderCreditReportPdf } from '../../src/reports/credit-report-pdf.js';
 import { pdfText } from '../support/pdf-text.js';
 import { startService, type TestService } from '../support/service.js';
-
-function binary(res: request.Response, done: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-}
+import { binary } from '../support/binary.js';
 
 describe('credit report PDF (SPEC §8)', function () {
   this.timeout(60_000);
@@ -43,6 +38,11 @@ describe('credit report PDF (SPEC §8)', function () {
     expect(text).to.include('Keystone Builders, Inc.');
     expect(text).to.include(hash);
     expect(text).to.match(/Ledger seq \d+/);
+    // The signed transparency-log checkpoint covering the report's anchor: size, root and key id.
+    const signed = svc.composed.deps.tlog.latest!;
+    expect(text).to.include(`plumbline.test/ledger, size ${signed.size}`);
+    expect(text).to.include(signed.root.toString('base64'));
+    expect(text).to.include(svc.composed.deps.tlog.signer.keyId.toString('hex'));
     for (const label of [
       'Payment integrity',
       'Draw accuracy',

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp, paymentOutboxOf } from '../../src/app.js';
-import { compose, type Composed } from '../../src/compose.js';
+import { compose, type ComposeOptions, type Composed } from '../../src/compose.js';
 import { issueKey } from '../../src/orgs/issue.js';
 import { PLATFORM_OPERATOR_ORG, type IssuedKey } from '../../src/orgs/keys.js';
 import { OPERATOR_SCOPES } from '../../src/orgs/operator.js';
@@ -44,6 +44,8 @@ export async function startService(
     now?: string;
     /** SAM.gov's API, e.g. a local stub server (test/support/sam-stub.ts). */
     samApi?: { apiKey: string; baseUrl: string; timeoutMs?: number };
+    /** More composition options (transparency-log witnesses, …). */
+    compose?: Partial<ComposeOptions>;
   } = {},
 ): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plumbline-api-'));
@@ -59,6 +61,7 @@ export async function startService(
       publicBaseUrl: 'http://plumbline.test',
       keyPepper: 'test-pepper-0123456789abcdef0123456789',
       signingKey: 'test-signing-key-0123456789abcdef01234',
+      ...opts.compose,
     });
   const first = await composeHere();
   const svc: TestService = {

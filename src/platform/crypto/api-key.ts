@@ -18,6 +18,8 @@ export const API_KEY_SCOPES = [
   'governance:write',
   'governance:read',
   'ledger:read',
+  /** Transparency log reads only (checkpoints, tiles, proofs): witnesses and monitors. */
+  'tlog:read',
   'admin',
   'registry:admin',
   /** Accepting a draw's conditions or reduced amount before payment (DOMAIN §9, issue 14). */

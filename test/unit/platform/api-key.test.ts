@@ -151,12 +151,13 @@ describe('API key digest', () => {
 });
 
 describe('API key scopes', () => {
-  it("are SPEC §1's five tenant scopes, draws:approve (a lender accepting a draw’s conditions) and the platform operator's registry:admin", () => {
+  it("are SPEC §1's five tenant scopes, draws:approve, tlog:read (witnesses, monitors) and the platform operator's registry:admin", () => {
     expect(API_KEY_SCOPES).to.deep.equal([
       'credit:read',
       'governance:write',
       'governance:read',
       'ledger:read',
+      'tlog:read',
       'admin',
       'registry:admin',
       'draws:approve',
