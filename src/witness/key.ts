@@ -43,7 +43,9 @@ function publicKeyOf(privateKey: KeyObject): Uint8Array {
   return new Uint8Array(der.subarray(der.length - 32));
 }
 
-function keyFromSeed(name: string, seed: Uint8Array): CosignerKey {
+/** The key of a 32-byte Ed25519 seed (fixed test keys; `generateCosignerKey` for real ones). */
+export function keyFromSeed(name: string, seed: Uint8Array): CosignerKey {
+  if (seed.length !== 32) throw new Error('an Ed25519 seed is 32 bytes');
   const privateKey = privateKeyOf(seed);
   const publicKey = publicKeyOf(privateKey);
   const signerId = noteKeyId(name, NOTE_KEY_ED25519, publicKey);
