@@ -6,8 +6,7 @@
  * checkpoint inconsistent with one it cosigned before. Requests are handled one at a time, so the
  * check and the update are atomic (the spec's rollback race cannot happen).
  */
-import type {
-  NoteError} from '../sdk/index.js';
+import type { NoteError } from '../sdk/index.js';
 import {
   parseCheckpointText,
   parseNote,
