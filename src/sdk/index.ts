@@ -57,6 +57,9 @@ export {
 export {
   proofBytes,
   verifyConsistency,
+  verifyReceipt,
+  type ReceiptFailure,
+  type ReceiptVerification,
   type ConsistencyFailure,
   type ConsistencyVerification,
   type ProofHashes,
