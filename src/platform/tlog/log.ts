@@ -1,0 +1,287 @@
+/**
+ * The transparency log the service runs over its ledger: the tile tree maintained in the append
+ * path, a C2SP checkpoint signed with the log's Ed25519 key whenever the ledger has moved (at most
+ * about once a second, and at shutdown; never for a smaller size than the last), each checkpoint
+ * submitted to the configured witnesses (C2SP tlog-witness) and their cosignatures served with it.
+ */
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import { checkpointText, parseCheckpointText, type Checkpoint } from './checkpoint.js';
+import { ed25519Signer, parseNote, signNote, type NoteSigner } from './note.js';
+import { catchUpTree, TileTree, type LeafEvent, type TileStorage } from './tree.js';
+
+export interface SignedCheckpoint extends Checkpoint {
+  /** The signed note: checkpoint text, blank line, the log's signature line. */
+  note: string;
+}
+
+export interface TransparencyLogOptions {
+  origin: string;
+  /** The 32-byte Ed25519 seed of the log key. */
+  seed: Buffer;
+  storage: TileStorage;
+  /** Where the ledger's link fields are read from (catch-up after start or other writers). */
+  source: { readRecords(from: number, limit: number): Promise<LeafEvent[]> };
+  clock: Clock;
+  logger: Logger;
+  /** tlog-witness submission prefixes (`POST <prefix>/add-checkpoint`). */
+  witnesses?: string[];
+  fetch?: typeof fetch;
+}
+
+/** Where a problem between the signed checkpoint and the tree/ledger was found. */
+export interface LogIssue {
+  code: 'checkpoint_mismatch' | 'truncated';
+  seq: number;
+  expected: string;
+  actual: string;
+}
+
+interface Waiter {
+  size: number;
+  resolve: (c: SignedCheckpoint) => void;
+}
+
+const CHECKPOINT_META = 'checkpoint';
+const COSIGNED_META = 'cosigned_checkpoint';
+
+export class TransparencyLog {
+  readonly origin: string;
+  readonly tree: TileTree;
+  readonly signer: NoteSigner;
+  readonly #opts: TransparencyLogOptions;
+  #latest: SignedCheckpoint | null;
+  /** Cosignature lines received for the latest checkpoint, per witness. */
+  #cosigs = new Map<string, string>();
+  #cosigned: string | null;
+  /** Per witness: the size it last cosigned (tlog-witness `old`), learnt from its answers. */
+  readonly #witnessSize = new Map<string, number>();
+  readonly #submitting = new Set<string>();
+  #waiters: Waiter[] = [];
+  #timer: NodeJS.Timeout | null = null;
+  #publishing: Promise<SignedCheckpoint | null> | null = null;
+
+  private constructor(opts: TransparencyLogOptions) {
+    this.#opts = opts;
+    this.origin = opts.origin;
+    this.signer = ed25519Signer(opts.origin, opts.seed);
+    this.tree = new TileTree(opts.storage);
+    this.#latest = this.#load(opts.storage.getMeta(CHECKPOINT_META));
+    this.#cosigned = opts.storage.getMeta(COSIGNED_META) ?? null;
+    for (const url of opts.witnesses ?? []) {
+      const size = Number(opts.storage.getMeta(`witness:${url}`) ?? '0');
+      this.#witnessSize.set(url, Number.isSafeInteger(size) ? size : 0);
+    }
+  }
+
+  /** Opens the log and catches the tree up with the ledger. */
+  static async open(opts: TransparencyLogOptions): Promise<TransparencyLog> {
+    const log = new TransparencyLog(opts);
+    await log.catchUp();
+    return log;
+  }
+
+  #load(note: string | undefined): SignedCheckpoint | null {
+    if (!note) return null;
+    const parsed = parseNote(note);
+    const c = parsed && parseCheckpointText(parsed.text);
+    return c ? { ...c, note } : null;
+  }
+
+  /** The verifier key string clients pin: `<origin>+<key id>+<base64(0x01 ‖ key)>`. */
+  get verifierKey(): string {
+    return this.signer.verifierKey;
+  }
+
+  get latest(): SignedCheckpoint | null {
+    return this.#latest;
+  }
+
+  /** The latest checkpoint with every cosignature held for it. */
+  servedCheckpoint(): string | null {
+    if (!this.#latest) return null;
+    return this.#latest.note + [...this.#cosigs.values()].join('');
+  }
+
+  /** The latest checkpoint that carries a cosignature from every configured witness. */
+  get cosigned(): string | null {
+    return this.#cosigned;
+  }
+
+  /** Append path: the events just committed, in order. Out-of-order input is left to catch-up. */
+  appended(events: readonly LeafEvent[]): void {
+    if (events.length === 0 || events[0]!.seq !== this.tree.size + 1) return;
+    this.tree.append(events);
+  }
+
+  async catchUp(): Promise<void> {
+    await catchUpTree(this.tree, this.#opts.source);
+  }
+
+  /**
+   * Signs a checkpoint for the tree's size when the ledger has moved since the last one; never
+   * for a smaller size (a shrunk tree is an integrity failure, reported by `check`).
+   */
+  publish(): Promise<SignedCheckpoint | null> {
+    this.#publishing ??= this.#publishNow().finally(() => {
+      this.#publishing = null;
+    });
+    return this.#publishing;
+  }
+
+  async #publishNow(): Promise<SignedCheckpoint | null> {
+    await this.catchUp();
+    const size = this.tree.size;
+    const last = this.#latest;
+    if (last && size <= last.size) {
+      if (last) this.#resolveWaiters(last);
+      return null;
+    }
+    if (!last && size === 0) return null;
+    const checkpoint: Checkpoint = { origin: this.origin, size, root: this.tree.root(size) };
+    const note = signNote(checkpointText(checkpoint), this.signer);
+    const signed = { ...checkpoint, note };
+    this.#opts.storage.setMeta(CHECKPOINT_META, note);
+    this.#latest = signed;
+    this.#cosigs = new Map();
+    this.#resolveWaiters(signed);
+    for (const url of this.#opts.witnesses ?? []) void this.#submit(url, signed);
+    return signed;
+  }
+
+  #resolveWaiters(c: SignedCheckpoint): void {
+    const still: Waiter[] = [];
+    for (const w of this.#waiters) {
+      if (w.size <= c.size) w.resolve(c);
+      else still.push(w);
+    }
+    this.#waiters = still;
+  }
+
+  /** The latest checkpoint once it covers `size` leaves (signing one now if the tree has them). */
+  async checkpointCovering(size: number): Promise<SignedCheckpoint | null> {
+    if (this.#latest && this.#latest.size >= size) return this.#latest;
+    if (this.tree.size < size) await this.catchUp();
+    if (this.tree.size < size) return null;
+    return new Promise<SignedCheckpoint>((resolve) => {
+      this.#waiters.push({ size, resolve });
+      // The publisher's next tick signs it (at most about a second away); started now if idle.
+      if (!this.#timer) void this.publish();
+    });
+  }
+
+  /** tlog-witness add-checkpoint: `old <size>`, proof lines, blank line, the checkpoint note. */
+  async #submit(url: string, c: SignedCheckpoint, retried = false): Promise<void> {
+    if (this.#submitting.has(url)) return;
+    this.#submitting.add(url);
+    const fetchFn = this.#opts.fetch ?? fetch;
+    try {
+      let old = this.#witnessSize.get(url) ?? 0;
+      if (old > c.size) old = 0;
+      const proof = old === 0 ? [] : this.tree.consistencyProof(old, c.size);
+      const body = `old ${old}\n${proof.map((p) => `${p.toString('base64')}\n`).join('')}\n${c.note}`;
+      const res = await fetchFn(`${url.replace(/\/$/, '')}/add-checkpoint`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await res.text();
+      if (res.status === 409 && /^\d+\n$/.test(text) && !retried) {
+        // The witness holds another size: resubmit from it (a consistency proof from its size).
+        this.#rememberWitness(url, Number(text.trim()));
+        this.#submitting.delete(url);
+        await this.#submit(url, c, true);
+        return;
+      }
+      if (res.status !== 200) {
+        this.#opts.logger.error('witness refused the checkpoint', {
+          witness: url,
+          status: res.status,
+          size: c.size,
+          old,
+          body: text.slice(0, 200),
+        });
+        return;
+      }
+      const lines = text.split('\n').filter((l) => l.startsWith('— '));
+      this.#rememberWitness(url, c.size);
+      if (this.#latest?.size !== c.size || lines.length === 0) return;
+      this.#cosigs.set(url, lines.map((l) => `${l}\n`).join(''));
+      const all = (this.#opts.witnesses ?? []).every((w) => this.#cosigs.has(w));
+      if (all) {
+        this.#cosigned = this.servedCheckpoint();
+        this.#opts.storage.setMeta(COSIGNED_META, this.#cosigned);
+      }
+    } catch (error) {
+      this.#opts.logger.warn('witness unreachable', { witness: url, error: (error as Error).message });
+    } finally {
+      this.#submitting.delete(url);
+    }
+  }
+
+  #rememberWitness(url: string, size: number): void {
+    this.#witnessSize.set(url, size);
+    this.#opts.storage.setMeta(`witness:${url}`, String(size));
+  }
+
+  /**
+   * The last signed checkpoint against the tree and the ledger head: a head or a tree below the
+   * signed size means events were cut off; a different root at that size means the tree (and so
+   * the ledger it was built from) changed under the signature.
+   */
+  check(head: number): LogIssue | null {
+    const c = this.#latest;
+    if (!c) return null;
+    if (head < c.size || this.tree.size < c.size) {
+      return {
+        code: 'truncated',
+        seq: Math.min(head, this.tree.size) + 1,
+        expected: `ledger and tree ≥ ${c.size} (signed checkpoint)`,
+        actual: `ledger ${head}, tree ${this.tree.size}`,
+      };
+    }
+    let root: Buffer;
+    try {
+      root = this.tree.root(c.size);
+    } catch (error) {
+      return {
+        code: 'checkpoint_mismatch',
+        seq: c.size,
+        expected: c.root.toString('base64'),
+        actual: String(error),
+      };
+    }
+    if (!root.equals(c.root)) {
+      return {
+        code: 'checkpoint_mismatch',
+        seq: c.size,
+        expected: c.root.toString('base64'),
+        actual: root.toString('base64'),
+      };
+    }
+    return null;
+  }
+
+  /** Publishes whenever the ledger has moved, every `ms` (unref'd). */
+  start(ms = 1000): void {
+    this.#timer = setInterval(() => void this.publish().catch(() => undefined), ms);
+    this.#timer.unref();
+  }
+
+  /** Stops the timer and signs a last checkpoint for what was appended. */
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.publish().catch((error: Error) =>
+      this.#opts.logger.warn('final checkpoint not signed', { error: error.message }),
+    );
+  }
+}
+
+/** `https://plumbline.example.com/` → `plumbline.example.com/ledger` (schema-less, no '+'). */
+export function defaultOrigin(publicBaseUrl: string): string {
+  const url = new URL(publicBaseUrl);
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.host}${path}/ledger`;
+}

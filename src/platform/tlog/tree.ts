@@ -1,0 +1,245 @@
+/**
+ * The ledger's Merkle tree, kept as C2SP tiles of height 8 beside the ledger. In memory: the
+ * right edge only (the partial tile of each tile level, at most 255 hashes each) and a small cache
+ * of full tiles with their interior levels. Stored: every full tile, written once when it fills
+ * (once per 256 appends at level 0), never changed. Appending a leaf costs one leaf hash plus, once
+ * per 256 leaves, the 255 hashes that close a tile: O(1) amortized, O(log n) at worst.
+ *
+ * The partial tiles are not stored: on open they are recomputed from the stored full tiles and the
+ * ledger's tail, so a crash between a ledger commit and a tile write loses nothing — and a stored
+ * tile that disagrees with the ledger is found by `checkAgainst` (ledger:verify, the verifier).
+ */
+import { linkJson } from '../ledger/envelope.js';
+import {
+  consistencyProof,
+  inclusionProof,
+  leafHash,
+  nodeHash,
+  rangeRoot,
+  type HashSource,
+} from './merkle.js';
+import { TILE_HEIGHT, TILE_WIDTH } from './tiles.js';
+
+export interface StoredTile {
+  level: number;
+  index: number;
+  /** 256 × 32 bytes. */
+  hashes: Buffer;
+}
+
+/** Where full tiles and the log's small state (last checkpoint, integrity marker) are kept. */
+export interface TileStorage {
+  /** How many full tiles are stored at tile level `level` (they are 0 … n − 1). */
+  fullTiles(level: number): number;
+  loadTile(level: number, index: number): Buffer | undefined;
+  saveTiles(tiles: StoredTile[]): void;
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string | null): void;
+  /** Drops every tile (a rebuild); the meta values stay. */
+  clearTiles(): void;
+  close(): void;
+}
+
+/** The link fields of an event: all the tree needs. */
+export interface LeafEvent {
+  seq: number;
+  prev_hash: string;
+  content_hash: string;
+}
+
+export function leafInput(e: LeafEvent): string {
+  return linkJson(e.seq, e.prev_hash, e.content_hash);
+}
+
+export function eventLeafHash(e: LeafEvent): Buffer {
+  return leafHash(leafInput(e));
+}
+
+/** A full tile with its interior levels: levels[r] holds the 256 >> r hashes of height 8L + r. */
+type Pyramid = Buffer[][];
+
+function pyramidOf(hashes: Buffer[]): Pyramid {
+  const levels: Pyramid = [hashes];
+  for (let r = 1; r <= TILE_HEIGHT; r += 1) {
+    const below = levels[r - 1]!;
+    const up: Buffer[] = new Array<Buffer>(below.length / 2);
+    for (let i = 0; i < up.length; i += 1) up[i] = nodeHash(below[2 * i]!, below[2 * i + 1]!);
+    levels.push(up);
+  }
+  return levels;
+}
+
+function splitTile(bytes: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += 32) out.push(bytes.subarray(at, at + 32));
+  return out;
+}
+
+/** Folds 2^r consecutive hashes into the hash of their complete subtree. */
+function fold(hashes: Buffer[]): Buffer {
+  let level = hashes;
+  while (level.length > 1) {
+    const up: Buffer[] = [];
+    for (let i = 0; i < level.length; i += 2) up.push(nodeHash(level[i]!, level[i + 1]!));
+    level = up;
+  }
+  return level[0]!;
+}
+
+const CACHE_TILES = 512;
+
+export class TileTree implements HashSource {
+  readonly storage: TileStorage;
+  #size = 0;
+  /** Per tile level: full tiles stored, and the hashes of the partial tile after them. */
+  #full: number[] = [];
+  #partial: Buffer[][] = [];
+  readonly #cache = new Map<string, Pyramid>();
+
+  constructor(storage: TileStorage) {
+    this.storage = storage;
+    this.#restore();
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Full tiles from storage; the partial tiles above level 0 recomputed from them. */
+  #restore(): void {
+    const stored: number[] = [];
+    for (let level = 0; ; level += 1) {
+      const n = this.storage.fullTiles(level);
+      if (n === 0) break;
+      stored.push(n);
+    }
+    this.#full = [...stored, 0];
+    this.#partial = this.#full.map(() => []);
+    for (let level = 0; level < stored.length; level += 1) {
+      const from = this.#full[level + 1]! * TILE_WIDTH;
+      if (from > stored[level]!)
+        throw new Error(`stored tiles disagree: level ${level + 1} covers more than level ${level}`);
+      for (let t = from; t < stored[level]!; t += 1)
+        this.#partial[level + 1]!.push(this.#pyramid(level, t)[TILE_HEIGHT]![0]!);
+    }
+    this.#size = this.#full[0]! * TILE_WIDTH;
+  }
+
+  /** Appends events in seq order; each must be the next leaf. Returns the tiles that filled. */
+  append(events: readonly LeafEvent[]): void {
+    const filled: StoredTile[] = [];
+    for (const e of events) {
+      if (e.seq !== this.#size + 1) throw new Error(`tree at size ${this.#size} cannot append seq ${e.seq}`);
+      this.#appendLeaf(eventLeafHash(e), filled);
+    }
+    if (filled.length > 0) this.storage.saveTiles(filled);
+  }
+
+  #appendLeaf(hash: Buffer, filled: StoredTile[]): void {
+    this.#partial[0] ??= [];
+    this.#full[0] ??= 0;
+    this.#partial[0].push(hash);
+    this.#size += 1;
+    for (let level = 0; this.#partial[level]!.length === TILE_WIDTH; level += 1) {
+      const hashes = this.#partial[level]!;
+      const index = this.#full[level]!;
+      filled.push({ level, index, hashes: Buffer.concat(hashes) });
+      const pyramid = pyramidOf(hashes);
+      this.#remember(level, index, pyramid);
+      this.#full[level] = index + 1;
+      this.#partial[level] = [];
+      this.#partial[level + 1] ??= [];
+      this.#full[level + 1] ??= 0;
+      this.#partial[level + 1]!.push(pyramid[TILE_HEIGHT]![0]!);
+    }
+  }
+
+  #remember(level: number, index: number, pyramid: Pyramid): void {
+    const key = `${level}/${index}`;
+    this.#cache.delete(key);
+    this.#cache.set(key, pyramid);
+    if (this.#cache.size > CACHE_TILES) this.#cache.delete(this.#cache.keys().next().value!);
+  }
+
+  #pyramid(level: number, index: number): Pyramid {
+    const key = `${level}/${index}`;
+    const cached = this.#cache.get(key);
+    if (cached) return cached;
+    const bytes = this.storage.loadTile(level, index);
+    if (!bytes || bytes.length !== TILE_WIDTH * 32) throw new Error(`tile ${key} is missing from storage`);
+    const pyramid = pyramidOf(splitTile(bytes));
+    this.#remember(level, index, pyramid);
+    return pyramid;
+  }
+
+  /** The hash of the complete subtree of height `level` at `index` (HashSource). */
+  node(level: number, index: number): Buffer {
+    const tileLevel = Math.floor(level / TILE_HEIGHT);
+    const r = level % TILE_HEIGHT;
+    const first = index * 2 ** r;
+    const tile = Math.floor(first / TILE_WIDTH);
+    if (tile < (this.#full[tileLevel] ?? 0)) {
+      return this.#pyramid(tileLevel, tile)[r]![(first - tile * TILE_WIDTH) / 2 ** r]!;
+    }
+    const partial = this.#partial[tileLevel] ?? [];
+    const offset = first - tile * TILE_WIDTH;
+    const run = partial.slice(offset, offset + 2 ** r);
+    if (tile !== (this.#full[tileLevel] ?? 0) || run.length !== 2 ** r)
+      throw new RangeError(`node ${level}/${index} is not in a tree of size ${this.#size}`);
+    return fold(run);
+  }
+
+  root(size = this.#size): Buffer {
+    if (size > this.#size) throw new RangeError(`no root for size ${size}: the tree has ${this.#size}`);
+    return rangeRoot(this, 0, size);
+  }
+
+  leafHash(index: number): Buffer {
+    return this.node(0, index);
+  }
+
+  inclusionProof(index: number, size = this.#size): Buffer[] {
+    if (size > this.#size) throw new RangeError(`tree has ${this.#size} leaves, not ${size}`);
+    return inclusionProof(this, index, size);
+  }
+
+  consistencyProof(from: number, to = this.#size): Buffer[] {
+    if (to > this.#size) throw new RangeError(`tree has ${this.#size} leaves, not ${to}`);
+    return consistencyProof(this, from, to);
+  }
+
+  /** The first `width` hashes of tile `index` at tile level `level`, or null while it is narrower. */
+  tile(level: number, index: number, width: number): Buffer | null {
+    const full = this.#full[level] ?? 0;
+    if (index < full) {
+      const hashes = this.#pyramid(level, index)[0]!;
+      return Buffer.concat(hashes.slice(0, width));
+    }
+    if (index !== full) return null;
+    const partial = this.#partial[level] ?? [];
+    if (width >= TILE_WIDTH || partial.length < width) return null;
+    return Buffer.concat(partial.slice(0, width));
+  }
+
+  /** Forgets everything and starts empty (projections:rebuild, then append the ledger again). */
+  reset(): void {
+    this.storage.clearTiles();
+    this.#cache.clear();
+    this.#restore();
+  }
+}
+
+/** Appends to the tree whatever the ledger holds beyond it (start, other writers, rebuilds). */
+export async function catchUpTree(
+  tree: TileTree,
+  store: { readRecords(from: number, limit: number): Promise<LeafEvent[]> },
+  pageSize = 5000,
+): Promise<void> {
+  for (;;) {
+    const page = await store.readRecords(tree.size + 1, pageSize);
+    const fresh = page.filter((e) => e.seq > tree.size);
+    if (fresh.length === 0) return;
+    tree.append(fresh);
+    if (page.length < pageSize) return;
+  }
+}
