@@ -4,9 +4,9 @@
  * so a crash leaves either the old or the new state, never a torn one, and a cosignature is only
  * returned once what it vouches for is on disk.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { writeFileAtomically } from '../platform/atomic-file.js';
 
 export interface CosignedCheckpoint {
   size: number;
@@ -53,31 +53,12 @@ export function openStateFile(path: string): WitnessStateStore {
     if (!parsed.success) throw new Error(`witness state ${path} is corrupt: ${parsed.error.message}`);
     data = parsed.data;
   }
-  mkdirSync(dirname(path), { recursive: true });
   return {
     get: (origin) => data.logs[origin],
     put(origin, checkpoint) {
       const next: WitnessStateData = { ...data, logs: { ...data.logs, [origin]: checkpoint } };
-      writeAtomically(path, `${JSON.stringify(next, null, 2)}\n`);
+      writeFileAtomically(path, `${JSON.stringify(next, null, 2)}\n`);
       data = next;
     },
   };
-}
-
-function writeAtomically(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-  const dir = openSync(dirname(path), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
 }

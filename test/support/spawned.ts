@@ -51,3 +51,22 @@ export async function spawnServer(
     },
   };
 }
+
+/** Runs a project CLI to completion without blocking this process (it may call a server here). */
+export async function runScriptAsync(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}`, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [status] = (await once(child, 'exit')) as [number | null];
+  return { status, stdout, stderr };
+}
