@@ -832,6 +832,6 @@ export interface LedgerConsistencyProof {
   from: number;
   to: number;
   consistency_proof: string[];
-  /** The signed checkpoint note of size `to`. */
-  checkpoint: string;
+  /** The signed checkpoint note of size `to`, when `to` is the latest checkpoint's size; else null. */
+  checkpoint: string | null;
 }
