@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { keys } from '../projections/keys.js';
 import { mountLedgerApi } from './audit/ledger-routes.js';
 import { mountAuditVerify } from './audit/verify-route.js';
+import { mountTlog } from './audit/tlog-routes.js';
 import { mountGovernance } from './governance/routes.js';
 import { mountDrawGovernance } from './governance/draw-routes.js';
 import { mountProfiles } from './governance/profiles-route.js';
@@ -33,6 +34,7 @@ import type { Logger } from './platform/log.js';
 import type { ProjectionRuntime } from './platform/projections/runtime.js';
 import type { RateLimiter } from './platform/rate-limit/index.js';
 import type { ServerSecrets } from './platform/secrets.js';
+import type { TransparencyLog } from './platform/tlog/log.js';
 import { errorHandler } from './platform/http/errors.js';
 import { mountHealth, type ReadinessProbes } from './platform/http/health.js';
 import type { IdempotencyStore } from './platform/http/idempotency.js';
@@ -51,6 +53,10 @@ export interface AppDeps {
   secrets: ServerSecrets;
   logger: Logger;
   verifier: BackgroundVerifier;
+  /** The transparency log over the ledger (docs/transparency-log.md). */
+  tlog: TransparencyLog;
+  /** TLOG_PUBLIC=1: /tlog/* and the proof routes answer without a key. */
+  tlogPublic?: boolean;
   publicBaseUrl: string;
   /** Where the service keeps its files (imports, payment instructions). */
   dataDir: string;
@@ -73,6 +79,8 @@ export function createApp(deps: AppDeps): Express {
     {
       appendConflicts: () => deps.ledger.conflicts,
       projectionLag: () => Math.max(0, deps.ledger.head.seq - deps.runtime.position),
+      ledgerIntegrity: () => (deps.verifier.failure ? 0 : 1),
+      verifiedThrough: () => deps.verifier.status().verified_through,
     },
     { defaultMetrics: deps.processMetrics === true },
   );
@@ -86,6 +94,8 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     metrics,
     verifier: deps.verifier,
+    tlog: deps.tlog,
+    tlogPublic: deps.tlogPublic === true,
     resolveKey: (presented) => resolveKey(deps.runtime.state(keys), deps.secrets.keyPepper, presented),
     routes,
     publicBaseUrl: deps.publicBaseUrl,
@@ -135,6 +145,8 @@ export function createApp(deps: AppDeps): Express {
   ];
   mountLenderApi(service, lenderActions);
   mountCreditReportPdf(service);
+  // Before the ledger API: its `/api/ledger/:seq` would otherwise take `/api/ledger/receipt`.
+  mountTlog(service);
   mountLedgerApi(service);
   mountRegistry(service);
   mountRegistryImport(service);

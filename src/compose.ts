@@ -22,6 +22,12 @@ import {
   type RateLimitOnStoreError,
 } from './platform/rate-limit/index.js';
 import { loadOrCreateSecrets } from './platform/secrets.js';
+import { LedgerIntegrityFailure } from './platform/ledger/errors.js';
+import type { VerifyIssue } from './platform/ledger/verify.js';
+import { leafHash } from './platform/tlog/merkle.js';
+import { defaultOrigin, TransparencyLog } from './platform/tlog/log.js';
+import { SqliteTileStorage } from './platform/tlog/sqlite-tiles.js';
+import type { TileStorage } from './platform/tlog/tree.js';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -35,6 +41,15 @@ export interface ComposeOptions {
   signingKey?: string | undefined;
   /** Background verification interval (ms); 0 = only on demand. */
   verifyEveryMs?: number;
+  /** Transparency log: origin (default from publicBaseUrl), seed (hex), witnesses, publish interval. */
+  tlogOrigin?: string | undefined;
+  tlogSeed?: string | undefined;
+  tlogPublic?: boolean;
+  witnessUrls?: string[] | undefined;
+  /** Checkpoint signing interval (ms); 0 = only when a receipt or shutdown asks for one. */
+  tlogPublishEveryMs?: number;
+  /** Clear a recorded integrity failure at start (LEDGER_INTEGRITY_OVERRIDE=1). */
+  integrityOverride?: boolean;
 }
 
 export interface Composed {
@@ -48,29 +63,84 @@ async function openStore(opts: ComposeOptions): Promise<{
   store: EventStore;
   snapshots: SnapshotStore;
   sqlite: SqliteEventStore | null;
+  tiles: TileStorage;
   closeSnapshots: () => void;
 }> {
   if (opts.eventStoreUrl) {
     const { EsdbEventStore } = await import('./platform/event-store/esdb.js');
     const store = EsdbEventStore.connect(opts.eventStoreUrl);
     const snapshots = new SqliteSnapshotStore(join(opts.dataDir, 'read-models.db'));
-    return { store, snapshots, sqlite: null, closeSnapshots: () => snapshots.close() };
+    const tiles = openTileStorage(opts.dataDir, null);
+    return {
+      store,
+      snapshots,
+      sqlite: null,
+      tiles,
+      closeSnapshots: () => {
+        snapshots.close();
+        tiles.close();
+      },
+    };
   }
   const sqlite = SqliteEventStore.open(join(opts.dataDir, 'ledger.db'));
   return {
     store: sqlite,
     snapshots: new SqliteSnapshotStore(sqlite),
     sqlite,
+    tiles: openTileStorage(opts.dataDir, sqlite),
     closeSnapshots: () => undefined,
   };
 }
 
+/** The tree's tiles: a table in the ledger file, or (EventStoreDB) a file of their own. */
+export function openTileStorage(dataDir: string, sqlite: SqliteEventStore | null): TileStorage {
+  return new SqliteTileStorage(sqlite ? sqlite.database : join(dataDir, 'tlog.db'));
+}
+
+const INTEGRITY_META = 'integrity_failure';
+
+/** The failure recorded by an earlier run, unless the operator overrides it (and it is cleared). */
+function recordedFailure(tiles: TileStorage, opts: ComposeOptions): VerifyIssue | null {
+  const stored = tiles.getMeta(INTEGRITY_META);
+  if (!stored) return null;
+  if (opts.integrityOverride) {
+    opts.logger.warn('LEDGER_INTEGRITY_OVERRIDE=1: clearing the recorded ledger integrity failure', {
+      recorded: JSON.parse(stored) as unknown,
+    });
+    tiles.setMeta(INTEGRITY_META, null);
+    return null;
+  }
+  return JSON.parse(stored) as VerifyIssue;
+}
+
 export async function compose(opts: ComposeOptions): Promise<Composed> {
-  const { store, snapshots, sqlite, closeSnapshots } = await openStore(opts);
+  const { store, snapshots, sqlite, tiles, closeSnapshots } = await openStore(opts);
   const runtime = new ProjectionRuntime(store, allProjections(), snapshots, opts.clock);
   await runtime.start();
+  const secrets = loadOrCreateSecrets(opts.dataDir, {
+    KEY_PEPPER: opts.keyPepper,
+    LEDGER_SIGNING_KEY: opts.signingKey,
+    TLOG_SIGNING_SEED: opts.tlogSeed,
+  });
+  const tlog = await TransparencyLog.open({
+    origin: opts.tlogOrigin ?? defaultOrigin(opts.publicBaseUrl),
+    seed: Buffer.from(secrets.tlogSeed, 'hex'),
+    storage: tiles,
+    source: store,
+    clock: opts.clock,
+    logger: opts.logger,
+    witnesses: opts.witnessUrls ?? [],
+  });
   const ledger = await Ledger.open(store, opts.clock, {
-    onAppended: (events) => runtime.apply(events),
+    onAppended: (events) => {
+      try {
+        tlog.appended(events);
+      } catch (error) {
+        // The events are committed; the tree catches up from the ledger before the next checkpoint.
+        opts.logger.error('transparency log tree not updated', { error: (error as Error).message });
+      }
+      return runtime.apply(events);
+    },
     onConflict: () => runtime.catchUp(),
   });
   await runtime.follow();
@@ -97,15 +167,46 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     clock: opts.clock,
     onStoreError: opts.onStoreError ?? 'closed',
   });
-  const secrets = loadOrCreateSecrets(opts.dataDir, {
-    KEY_PEPPER: opts.keyPepper,
-    LEDGER_SIGNING_KEY: opts.signingKey,
-  });
   const verifier = new BackgroundVerifier(
     store,
     () => opts.clock.now(),
     () => runtime.position,
+    undefined,
+    {
+      log: {
+        tree: {
+          leaf: (seq) => {
+            if (seq > tlog.tree.size) return undefined;
+            try {
+              return tlog.tree.leafHash(seq - 1);
+            } catch {
+              return Buffer.alloc(32); // a tile missing from storage: reported as a mismatch
+            }
+          },
+          hashLeaf: leafHash,
+        },
+        checkpoint: (readHead) => tlog.check(readHead),
+      },
+      recorded: recordedFailure(tiles, opts),
+      onFailure: (issue) => {
+        opts.logger.error(
+          'LEDGER INTEGRITY FAILURE: appends suspended until an operator restarts with LEDGER_INTEGRITY_OVERRIDE=1',
+          {
+            reason: issue.code,
+            first_bad_seq: issue.seq,
+            expected: issue.expected,
+            actual: issue.actual,
+          },
+        );
+        tiles.setMeta(INTEGRITY_META, JSON.stringify(issue));
+      },
+    },
   );
+  ledger.setGuard(() => {
+    const failure = verifier.failure;
+    return failure ? new LedgerIntegrityFailure(failure.code, failure.seq) : null;
+  });
+  if ((opts.tlogPublishEveryMs ?? 0) > 0) tlog.start(opts.tlogPublishEveryMs);
   if ((opts.verifyEveryMs ?? 0) > 0) verifier.start(opts.verifyEveryMs!);
   else await verifier.run();
   const deps: AppDeps = {
@@ -117,6 +218,8 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     secrets,
     logger: opts.logger,
     verifier,
+    tlog,
+    tlogPublic: opts.tlogPublic === true,
     publicBaseUrl: opts.publicBaseUrl,
     dataDir: opts.dataDir,
     ...(redis ? { probes: { redis: () => redis.ping() } } : {}),
@@ -127,6 +230,7 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     redis,
     async close() {
       await verifier.stop();
+      await tlog.stop();
       await runtime.stop();
       await redis?.close();
       closeSnapshots();

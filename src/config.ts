@@ -29,6 +29,36 @@ const EnvSchema = z.object({
   SAM_API_BASE_URL: z.url().default('https://api.sam.gov'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  /** Transparency log (docs/transparency-log.md): checkpoint origin, default from PUBLIC_BASE_URL. */
+  TLOG_ORIGIN: z
+    .string()
+    .trim()
+    .regex(/^[^\s+]+$/, 'must be a schema-less URL without spaces or "+"')
+    .optional(),
+  /** The log's Ed25519 seed, 64 hex characters; generated into DATA_DIR/secrets.json when unset. */
+  TLOG_SIGNING_SEED: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 32-byte Ed25519 seed)')
+    .optional(),
+  /** 1: /tlog/* and the proof and receipt routes answer without a key. */
+  TLOG_PUBLIC: z.enum(['0', '1']).default('0'),
+  /** Comma-separated C2SP tlog-witness submission prefixes. */
+  WITNESS_URLS: z
+    .string()
+    .trim()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url()))
+    .optional(),
+  /**
+   * 1: start although a ledger integrity failure was recorded, and clear it (after an operator has
+   * investigated; docs/transparency-log.md). Appends stay refused while a failure stands.
+   */
+  LEDGER_INTEGRITY_OVERRIDE: z.enum(['0', '1']).default('0'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -35,6 +35,12 @@ const composed = await compose({
   keyPepper: config.KEY_PEPPER,
   signingKey: config.LEDGER_SIGNING_KEY,
   verifyEveryMs: 30_000,
+  tlogOrigin: config.TLOG_ORIGIN,
+  tlogSeed: config.TLOG_SIGNING_SEED,
+  tlogPublic: config.TLOG_PUBLIC === '1',
+  witnessUrls: config.WITNESS_URLS,
+  tlogPublishEveryMs: 1000,
+  integrityOverride: config.LEDGER_INTEGRITY_OVERRIDE === '1',
 });
 if (!config.REDIS_URL)
   logger.info('REDIS_URL unset: rate limits and idempotency use in-process/SQLite stores (single node only)');
@@ -54,6 +60,8 @@ server.listen(config.PORT, config.HOST, () => {
     [
       '',
       `Plumbline listening on ${publicBaseUrl} (ledger: ${composed.store.kind}, head seq ${head}, data dir ${config.DATA_DIR})`,
+      `Transparency log verifier key (pin it in clients, monitors and witnesses):`,
+      `  ${composed.deps.tlog.verifierKey}`,
       ...(demo
         ? [
             `Demo key (${demo.org_name}, scopes ${demo.scopes.join(' ')}):`,

@@ -1,6 +1,7 @@
 /**
- * Server secrets: the key pepper (API keys are stored only as HMAC digests under it) and the
- * signing key (response-signing secrets are derived from it per key). Taken from the environment
+ * Server secrets: the key pepper (API keys are stored only as HMAC digests under it), the
+ * signing key (response-signing secrets are derived from it per key) and the transparency log's
+ * Ed25519 seed (its checkpoints are signed with it). Taken from the environment
  * when set, else generated once into DATA_DIR/secrets.json (mode 0600) and reused.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,11 +11,17 @@ import { join } from 'node:path';
 export interface ServerSecrets {
   keyPepper: string;
   signingKey: string;
+  /** The transparency log's Ed25519 seed (64 hex). */
+  tlogSeed: string;
 }
 
 export function loadOrCreateSecrets(
   dataDir: string,
-  fromEnv: { KEY_PEPPER?: string | undefined; LEDGER_SIGNING_KEY?: string | undefined },
+  fromEnv: {
+    KEY_PEPPER?: string | undefined;
+    LEDGER_SIGNING_KEY?: string | undefined;
+    TLOG_SIGNING_SEED?: string | undefined;
+  },
 ): ServerSecrets {
   const file = join(dataDir, 'secrets.json');
   let stored: Partial<ServerSecrets> = {};
@@ -22,12 +29,18 @@ export function loadOrCreateSecrets(
   const secrets: ServerSecrets = {
     keyPepper: fromEnv.KEY_PEPPER ?? stored.keyPepper ?? randomBytes(32).toString('hex'),
     signingKey: fromEnv.LEDGER_SIGNING_KEY ?? stored.signingKey ?? randomBytes(32).toString('hex'),
+    tlogSeed: (fromEnv.TLOG_SIGNING_SEED ?? stored.tlogSeed ?? randomBytes(32).toString('hex')).toLowerCase(),
   };
-  if (stored.keyPepper !== secrets.keyPepper || stored.signingKey !== secrets.signingKey) {
+  if (
+    stored.keyPepper !== secrets.keyPepper ||
+    stored.signingKey !== secrets.signingKey ||
+    stored.tlogSeed === undefined
+  ) {
     mkdirSync(dataDir, { recursive: true });
     const toStore = {
       keyPepper: stored.keyPepper ?? secrets.keyPepper,
       signingKey: stored.signingKey ?? secrets.signingKey,
+      tlogSeed: stored.tlogSeed ?? secrets.tlogSeed,
     };
     writeFileSync(file, `${JSON.stringify(toStore, null, 2)}\n`, { mode: 0o600 });
   }

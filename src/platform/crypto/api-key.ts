@@ -14,6 +14,8 @@ export const API_KEY_SCOPES = [
   'governance:write',
   'governance:read',
   'ledger:read',
+  /** Transparency log reads only (checkpoints, tiles, proofs): witnesses and monitors. */
+  'tlog:read',
   'admin',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

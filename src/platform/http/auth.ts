@@ -11,7 +11,8 @@ import { ProblemError } from './problem.js';
 export type KeyResolver = (presented: string) => AuthContext | null;
 
 export interface AuthOptions {
-  scope: ApiKeyScope;
+  /** The scope required; with several, any one of them. */
+  scope: ApiKeyScope | readonly ApiKeyScope[];
   /** Accept the `key` query parameter (the PDF report link, SPEC §1). */
   allowQueryKey?: boolean;
   /** Add `WWW-Authenticate: Bearer realm="plumbline"` to 401s (Bearer surfaces). */
@@ -46,10 +47,11 @@ export function authenticate(resolve: KeyResolver, opts: AuthOptions): RequestHa
       return;
     }
     ctxOf(req).auth = auth;
-    if (!auth.scopes.includes(opts.scope) && !auth.scopes.includes('admin')) {
+    const accepted: readonly ApiKeyScope[] = typeof opts.scope === 'string' ? [opts.scope] : opts.scope;
+    if (!accepted.some((scope) => auth.scopes.includes(scope)) && !auth.scopes.includes('admin')) {
       next(
-        new ProblemError('FORBIDDEN', `this key lacks the ${opts.scope} scope`, {
-          required_scope: opts.scope,
+        new ProblemError('FORBIDDEN', `this key lacks the ${accepted.join(' or ')} scope`, {
+          required_scope: accepted[0]!,
         }),
       );
       return;

@@ -4,7 +4,7 @@
  * body says nothing about the code (the log has the stack, under the request id).
  */
 import type { ErrorRequestHandler } from 'express';
-import { ConflictRetriesExhausted, StoreUnavailable } from '../ledger/errors.js';
+import { ConflictRetriesExhausted, LedgerIntegrityFailure, StoreUnavailable } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
 import { ctxOf } from './context.js';
 import { bodyParserProblem } from './middleware.js';
@@ -18,6 +18,12 @@ export function toProblem(error: unknown): ProblemError | null {
   if (fromParser) return fromParser;
   if (error instanceof ConflictRetriesExhausted) {
     return new ProblemError('CONFLICT', 'the ledger head kept moving under this command; retry it');
+  }
+  if (error instanceof LedgerIntegrityFailure) {
+    return new ProblemError('LEDGER_INTEGRITY', `${error.message}; reads go on (see /readyz)`, {
+      reason: error.reason,
+      first_bad_seq: error.firstBadSeq,
+    });
   }
   if (
     error instanceof StoreUnavailable ||

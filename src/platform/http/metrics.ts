@@ -10,6 +10,9 @@ import type { RateLimitMetrics } from './rate-limit.js';
 export interface MetricsSources {
   appendConflicts(): number;
   projectionLag(): number;
+  /** 1 while the ledger passes every integrity check, 0 once one failed. */
+  ledgerIntegrity(): number;
+  verifiedThrough(): number;
 }
 
 export class HttpMetrics implements RateLimitMetrics {
@@ -46,6 +49,22 @@ export class HttpMetrics implements RateLimitMetrics {
       registers: [this.registry],
       collect() {
         this.set(sources.projectionLag());
+      },
+    });
+    new Gauge({
+      name: 'plumbline_ledger_integrity',
+      help: '1 while the ledger, its Merkle tree and the last signed checkpoint agree; 0 after a failure',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.ledgerIntegrity());
+      },
+    });
+    new Gauge({
+      name: 'plumbline_ledger_verified_through',
+      help: 'The last seq the background verifier found intact (chain and tree)',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.verifiedThrough());
       },
     });
   }

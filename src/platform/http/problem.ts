@@ -17,6 +17,7 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, title: 'Rate limit exceeded' },
   INTERNAL: { status: 500, title: 'Internal error' },
   UNAVAILABLE: { status: 503, title: 'Service unavailable' },
+  LEDGER_INTEGRITY: { status: 503, title: 'Ledger integrity failure: appends are suspended' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

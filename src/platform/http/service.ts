@@ -18,6 +18,7 @@ import type { HttpMetrics } from './metrics.js';
 import { BULK_BODY_LIMIT, jsonBody } from './middleware.js';
 import { rateLimit } from './rate-limit.js';
 import type { RouteTable } from './routes.js';
+import type { TransparencyLog } from '../tlog/log.js';
 
 export interface Service {
   clock: Clock;
@@ -28,6 +29,10 @@ export interface Service {
   logger: Logger;
   metrics: HttpMetrics;
   verifier: BackgroundVerifier;
+  /** The transparency log over the ledger. */
+  tlog: TransparencyLog;
+  /** TLOG_PUBLIC=1: the log's read routes answer without a key. */
+  tlogPublic: boolean;
   resolveKey: KeyResolver;
   routes: RouteTable;
   /** Base of absolute URLs the API hands out (badge links). */
@@ -53,6 +58,18 @@ export function projectGuard(s: Service, scope: ApiKeyScope, opts: GuardOptions 
   if (opts.appends || opts.body) chain.push(jsonBody(opts.bulk ? BULK_BODY_LIMIT : undefined));
   if (opts.appends) chain.push(idempotent(s.idempotency));
   return chain;
+}
+
+/**
+ * Transparency log reads: `ledger:read` or `tlog:read` (witnesses, monitors), or nobody's key at
+ * all with TLOG_PUBLIC=1; counted on the per-minute policy like the project API.
+ */
+export function tlogGuard(s: Service): RequestHandler[] {
+  if (s.tlogPublic) return [];
+  return [
+    authenticate(s.resolveKey, { scope: ['ledger:read', 'tlog:read'], bearerChallenge: true }),
+    rateLimit(s.limiter, 'project', s.logger, s.metrics),
+  ];
 }
 
 /** Ledger read routes (`ledger:read`), counted on the per-minute policy like the project API. */

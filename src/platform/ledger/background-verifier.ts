@@ -8,7 +8,27 @@
 import type { EventStore } from '../event-store/port.js';
 import { GENESIS_HASH, type LedgerHead } from './envelope.js';
 import type { VerifyIssue } from './verify.js';
-import { verifyStore } from './verify-store.js';
+import { verifyStore, type VerifyStoreOptions } from './verify-store.js';
+
+/** What the transparency log adds to each run (src/platform/tlog). */
+export interface VerifierLogChecks {
+  /** The tree's leaves, checked against each verified event (VerifyStoreOptions.tree). */
+  tree: NonNullable<VerifyStoreOptions['tree']>;
+  /**
+   * The last signed checkpoint against the tree and the ledger head, after each clean run. The
+   * head is read through `readHead` after the checkpoint was taken: the ledger never shrinks, so a
+   * head below it is a truncation, not a race.
+   */
+  checkpoint(readHead: () => Promise<number>): Promise<VerifyIssue | null>;
+}
+
+export interface VerifierOptions {
+  log?: VerifierLogChecks;
+  /** A failure recorded before this start and not overridden: it stands until an operator acts. */
+  recorded?: VerifyIssue | null;
+  /** Called once, when the first integrity failure is found. */
+  onFailure?: (issue: VerifyIssue) => void;
+}
 
 export interface VerificationStatus {
   ok: boolean;
@@ -45,7 +65,15 @@ export class BackgroundVerifier {
     private readonly now: () => Date,
     private readonly anchor: () => number = () => 0,
     private readonly recheckPerRun = 50_000,
-  ) {}
+    private readonly options: VerifierOptions = {},
+  ) {
+    if (options.recorded) this.#issues = [options.recorded];
+  }
+
+  /** The first integrity issue standing, or null (cheap: the append path asks it every commit). */
+  get failure(): VerifyIssue | null {
+    return this.#issues[0] ?? null;
+  }
 
   status(): VerificationStatus {
     return {
@@ -66,12 +94,21 @@ export class BackgroundVerifier {
   }
 
   async #runNow(): Promise<VerificationStatus> {
+    const before = this.#issues.length;
+    const status = await this.#verify();
+    if (before === 0 && this.#issues.length > 0) this.options.onFailure?.(this.#issues[0]!);
+    return status;
+  }
+
+  async #verify(): Promise<VerificationStatus> {
     // The anchor is read before the head: the head only grows, so a seq the projections reached
     // before the head was read is never above a genuine head.
     const reached = Math.max(this.#watermark.seq, this.anchor());
     const head = await this.store.head();
     this.#head = head.seq;
-    if (head.seq < reached) {
+    if (this.options.recorded && this.#issues[0] === this.options.recorded) {
+      // A recorded failure stands (sticky) until the operator restarts with the override.
+    } else if (head.seq < reached) {
       this.#issues = [
         {
           code: 'seq_gap',
@@ -83,7 +120,11 @@ export class BackgroundVerifier {
     } else if (this.#issues.length === 0) {
       const fullPass = this.#watermark.seq === 0;
       if (head.seq > this.#watermark.seq) {
-        const result = await verifyStore(this.store, { from: this.#watermark, ...PACED });
+        const result = await verifyStore(this.store, {
+          from: this.#watermark,
+          ...PACED,
+          ...(this.options.log ? { tree: this.options.log.tree } : {}),
+        });
         this.#issues = result.issues;
         const throughEvents = await this.store.read(result.verified_through, 1);
         const through = throughEvents[0];
@@ -91,6 +132,11 @@ export class BackgroundVerifier {
           this.#watermark = { seq: through.seq, hash: through.hash };
       }
       if (!fullPass && this.#issues.length === 0) await this.#recheck();
+      const signed =
+        this.#issues.length === 0
+          ? await this.options.log?.checkpoint(async () => (await this.store.head()).seq)
+          : null;
+      if (signed) this.#issues = [signed];
     }
     this.#lastRunAt = this.now().toISOString();
     return this.status();
@@ -107,7 +153,12 @@ export class BackgroundVerifier {
       // A missing row before the slice leaves nothing to link to: the slice's first row then fails.
       start = { seq: from - 1, hash: row?.seq === from - 1 ? row.hash : 'missing' };
     }
-    const result = await verifyStore(this.store, { from: start, to, ...PACED });
+    const result = await verifyStore(this.store, {
+      from: start,
+      to,
+      ...PACED,
+      ...(this.options.log ? { tree: this.options.log.tree } : {}),
+    });
     if (result.issues.length > 0) this.#issues = result.issues;
     this.#recheckFrom = to >= this.#watermark.seq ? 1 : to + 1;
   }

@@ -41,3 +41,18 @@ export class InvalidAppend extends Error {
     this.name = 'InvalidAppend';
   }
 }
+
+/**
+ * The ledger failed an integrity check (chain, Merkle tree or signed checkpoint): appends are
+ * refused until an operator has investigated and restarted with the override; reads go on.
+ */
+export class LedgerIntegrityFailure extends Error {
+  readonly type = 'ledger_integrity' as const;
+  constructor(
+    readonly reason: string,
+    readonly firstBadSeq: number,
+  ) {
+    super(`ledger integrity failure (${reason}) at seq ${firstBadSeq}: appends are suspended`);
+    this.name = 'LedgerIntegrityFailure';
+  }
+}

@@ -46,6 +46,8 @@ export interface LedgerOptions {
   onAppended?: (events: SealedEvent[]) => Promise<void> | void;
   /** Random source for retry jitter (tests pin it). */
   random?: () => number;
+  /** Asked before every command: an error refuses it (an integrity failure suspends appends). */
+  guard?: () => Error | null;
 }
 
 export class Ledger {
@@ -55,6 +57,7 @@ export class Ledger {
   readonly #onConflict: LedgerOptions['onConflict'];
   #onAppended: LedgerOptions['onAppended'];
   readonly #random: () => number;
+  #guard: LedgerOptions['guard'];
   #head: LedgerHead = EMPTY_HEAD;
   #queue: Promise<unknown> = Promise.resolve();
   /** Durability of the last append: syncs go in order, so it implies every earlier one's. */
@@ -68,6 +71,7 @@ export class Ledger {
     this.#onConflict = opts.onConflict;
     this.#onAppended = opts.onAppended;
     this.#random = opts.random ?? Math.random;
+    this.#guard = opts.guard;
   }
 
   static async open(store: EventStore, clock: Clock, opts: LedgerOptions = {}): Promise<Ledger> {
@@ -84,6 +88,11 @@ export class Ledger {
   /** How many append conflicts this writer has met (for /metrics). */
   get conflicts(): number {
     return this.#conflicts;
+  }
+
+  /** Wires the append guard in after construction (the verifier is built after the ledger). */
+  setGuard(fn: LedgerOptions['guard']): void {
+    this.#guard = fn;
   }
 
   /** Wires the projection runtime in after construction (composition roots need both). */
@@ -118,6 +127,8 @@ export class Ledger {
     meta: EventMeta,
   ): Promise<CommitResult<R> & { durable: Promise<void> }> {
     const cleanedMeta = cleanMeta(meta);
+    const refused = this.#guard?.();
+    if (refused) throw refused;
     for (let attempt = 1; ; attempt += 1) {
       const head = this.#head;
       const decision = await decide(head);

@@ -3,7 +3,7 @@
  * `ledger:verify` CLI, the background verifier and /api/ledger/verify.
  */
 import type { EventStore } from '../event-store/port.js';
-import type { LedgerHead } from './envelope.js';
+import { linkJson, type LedgerHead } from './envelope.js';
 import { ChainVerifier, type VerifyResult } from './verify.js';
 
 export interface VerifyProgress {
@@ -31,6 +31,11 @@ export interface VerifyStoreOptions {
    * would hold every request until it ends.
    */
   betweenPages?: () => Promise<void>;
+  /**
+   * The Merkle tree's leaf hash for a seq (undefined beyond the tree), and the leaf hash of link
+   * JSON: each event is then also checked against its tree leaf, in the same pass.
+   */
+  tree?: { leaf(seq: number): Buffer | undefined; hashLeaf(input: string): Buffer };
 }
 
 export async function verifyStore(
@@ -49,6 +54,19 @@ export async function verifyStore(
     const page = await store.readRecords(next, limit);
     for (const record of page) {
       if (record.seq > to) return { ...verifier.result(), head };
+      const treeLeaf = opts.tree?.leaf(record.seq);
+      if (treeLeaf) {
+        const leaf = opts.tree!.hashLeaf(linkJson(record.seq, record.prev_hash, record.content_hash));
+        if (!leaf.equals(treeLeaf)) {
+          verifier.flag({
+            code: 'tree_mismatch',
+            seq: record.seq,
+            expected: treeLeaf.toString('hex'),
+            actual: leaf.toString('hex'),
+          });
+          if (opts.stopAtFirstIssue) return { ...verifier.result(), head };
+        }
+      }
       const issues = verifier.pushStored(record);
       if (issues.length > 0 && opts.stopAtFirstIssue) return { ...verifier.result(), head };
       checked += 1;

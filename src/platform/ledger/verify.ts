@@ -6,7 +6,17 @@
 import { sha256Hex } from '../crypto/hash.js';
 import { contentJson, GENESIS_HASH, linkHash, type LedgerHead, type SealedEvent } from './envelope.js';
 
-export type VerifyIssueCode = 'content_hash_mismatch' | 'hash_mismatch' | 'broken_link' | 'seq_gap';
+export type VerifyIssueCode =
+  | 'content_hash_mismatch'
+  | 'hash_mismatch'
+  | 'broken_link'
+  | 'seq_gap'
+  /** The Merkle tree's leaf differs from the event's link fields (transparency log). */
+  | 'tree_mismatch'
+  /** The tree's root at the last signed checkpoint's size is not the signed root. */
+  | 'checkpoint_mismatch'
+  /** The ledger (or tree) is smaller than a size it was known or signed to have. */
+  | 'truncated';
 
 export interface VerifyIssue {
   code: VerifyIssueCode;
@@ -127,6 +137,14 @@ export class ChainVerifier {
     }
     this.#issues.push(...found);
     return found;
+  }
+
+  /**
+   * Records an issue found about the next event by another check (the Merkle tree): pushed before
+   * that event, it keeps the watermark below it.
+   */
+  flag(issue: VerifyIssue): void {
+    this.#issues.push(issue);
   }
 
   result(): VerifyResult {

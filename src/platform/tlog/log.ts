@@ -103,6 +103,16 @@ export class TransparencyLog {
     return this.#latest.note + [...this.#cosigs.values()].join('');
   }
 
+  /** `c` with the cosignatures held for it (when it is still the latest). */
+  servedCheckpointFor(c: SignedCheckpoint): string {
+    return c === this.#latest ? this.servedCheckpoint()! : c.note;
+  }
+
+  /** True while a timer publishes checkpoints (else they are signed when asked for). */
+  get publishing(): boolean {
+    return this.#timer !== null;
+  }
+
   /** The latest checkpoint that carries a cosignature from every configured witness. */
   get cosigned(): string | null {
     return this.#cosigned;
@@ -138,6 +148,13 @@ export class TransparencyLog {
       return null;
     }
     if (!last && size === 0) return null;
+    if (last && !this.tree.root(last.size).equals(last.root)) {
+      // Never sign a tree that does not extend the last checkpoint: that would be a fork.
+      this.#opts.logger.error('transparency log: the tree no longer matches the last signed checkpoint', {
+        size: last.size,
+      });
+      return null;
+    }
     const checkpoint: Checkpoint = { origin: this.origin, size, root: this.tree.root(size) };
     const note = signNote(checkpointText(checkpoint), this.signer);
     const signed = { ...checkpoint, note };
@@ -230,9 +247,10 @@ export class TransparencyLog {
    * signed size means events were cut off; a different root at that size means the tree (and so
    * the ledger it was built from) changed under the signature.
    */
-  check(head: number): LogIssue | null {
+  async check(readHead: () => Promise<number>): Promise<LogIssue | null> {
     const c = this.#latest;
     if (!c) return null;
+    const head = await readHead();
     if (head < c.size || this.tree.size < c.size) {
       return {
         code: 'truncated',

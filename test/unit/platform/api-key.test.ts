@@ -151,12 +151,13 @@ describe('API key digest', () => {
 });
 
 describe('API key scopes', () => {
-  it('are the five of SPEC §1', () => {
+  it('are the five of SPEC §1 and tlog:read (transparency log reads: witnesses, monitors)', () => {
     expect(API_KEY_SCOPES).to.deep.equal([
       'credit:read',
       'governance:write',
       'governance:read',
       'ledger:read',
+      'tlog:read',
       'admin',
     ]);
     expect(isApiKeyScope('ledger:read')).to.equal(true);

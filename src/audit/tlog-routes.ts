@@ -1,0 +1,118 @@
+/**
+ * The transparency log's read API (docs/transparency-log.md): C2SP tlog-tiles under `/tlog`
+ * (checkpoint, hash tiles, entry bundles of leaf inputs — hashes only, so no tenant's content is
+ * shown) and the JSON conveniences: inclusion proofs and receipts, consistency proofs.
+ */
+import type { Response } from 'express';
+import { z } from 'zod';
+import { ledgerIndex } from '../../projections/ledger-index.js';
+import type { SealedEvent } from '../platform/ledger/envelope.js';
+import { ProblemError } from '../platform/http/problem.js';
+import { tlogGuard, type Service } from '../platform/http/service.js';
+import { parseWith } from '../platform/http/validate.js';
+import { receiptFor, ReceiptUnavailable, type Receipt } from '../platform/tlog/receipt.js';
+import { encodeEntryBundle, parseTilePath, TILE_WIDTH } from '../platform/tlog/tiles.js';
+import { leafInput } from '../platform/tlog/tree.js';
+
+const HEX64 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a SHA-256 hex digest (64 hex characters)');
+const EventQuery = z
+  .strictObject({ seq: z.coerce.number().int().min(1).optional(), hash: HEX64.optional() })
+  .refine((q) => (q.seq === undefined) !== (q.hash === undefined), {
+    message: 'give exactly one of seq and hash',
+  });
+const ConsistencyQuery = z.strictObject({
+  from: z.coerce.number().int().min(0),
+  to: z.coerce.number().int().min(0).optional(),
+});
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+function sendText(res: Response, body: string): void {
+  res.set('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(body);
+}
+
+export function mountTlog(s: Service): void {
+  /** The latest checkpoint; signed now when no publisher runs (tests, one-shot tools). */
+  const latest = async () => {
+    if (!s.tlog.publishing || !s.tlog.latest) await s.tlog.publish();
+    return s.tlog.latest;
+  };
+
+  s.routes.add('GET', '/tlog/checkpoint', ...tlogGuard(s), async (_req, res) => {
+    if (!(await latest())) throw new ProblemError('NOT_FOUND', 'the ledger is empty: no checkpoint yet');
+    sendText(res, s.tlog.servedCheckpoint()!);
+  });
+
+  s.routes.add('GET', '/tlog/checkpoint/cosigned', ...tlogGuard(s), (_req, res) => {
+    const cosigned = s.tlog.cosigned;
+    if (!cosigned)
+      throw new ProblemError('NOT_FOUND', 'no checkpoint cosigned by every configured witness yet');
+    sendText(res, cosigned);
+  });
+
+  s.routes.add('GET', '/tlog/tile/*path', ...tlogGuard(s), async (req, res) => {
+    const raw = (req.params as { path?: string[] | string }).path;
+    const rest = Array.isArray(raw) ? raw.join('/') : String(raw ?? '');
+    const ref = parseTilePath(rest);
+    if (!ref) throw new ProblemError('NOT_FOUND', `no tile at ${req.path}`);
+    const full = ref.width === TILE_WIDTH;
+    let body: Buffer | null;
+    if (ref.level === 'entries') {
+      const first = ref.index * TILE_WIDTH + 1;
+      if (first + ref.width - 1 > s.tlog.tree.size) body = null;
+      else {
+        const records = await s.ledger.store.readRecords(first, ref.width);
+        body =
+          records.length === ref.width && records[0]?.seq === first
+            ? encodeEntryBundle(records.map((r) => Buffer.from(leafInput(r), 'utf8')))
+            : null;
+      }
+    } else {
+      body = s.tlog.tree.tile(ref.level, ref.index, ref.width);
+    }
+    if (!body) throw new ProblemError('NOT_FOUND', `tile ${rest} does not exist (yet)`);
+    res
+      .set('Cache-Control', full ? IMMUTABLE : 'no-store')
+      .type('application/octet-stream')
+      .send(body);
+  });
+
+  /** The event a query names, by seq or (through the ledger index) by its hash. */
+  const eventOf = async (query: unknown): Promise<SealedEvent> => {
+    const q = parseWith(EventQuery, query, 'query');
+    const seq = q.seq ?? s.runtime.state(ledgerIndex).eventSeq(q.hash!.toLowerCase());
+    const [event] = seq === undefined ? [] : await s.ledger.store.read(seq, 1);
+    if (!event || event.seq !== seq || (q.hash !== undefined && event.hash !== q.hash.toLowerCase()))
+      throw new ProblemError('NOT_FOUND', 'no event in this ledger has that seq or hash');
+    return event;
+  };
+  const receipt = async (event: SealedEvent): Promise<Receipt> => {
+    try {
+      return await receiptFor(s.tlog, event);
+    } catch (error) {
+      if (error instanceof ReceiptUnavailable)
+        throw new ProblemError('UNAVAILABLE', error.message, {}, { 'Retry-After': '1' });
+      throw error;
+    }
+  };
+
+  for (const path of ['/api/ledger/receipt', '/api/ledger/proof/inclusion']) {
+    s.routes.add('GET', path, ...tlogGuard(s), async (req, res) => {
+      res.json(await receipt(await eventOf(req.query)));
+    });
+  }
+
+  s.routes.add('GET', '/api/ledger/proof/consistency', ...tlogGuard(s), async (req, res) => {
+    const q = parseWith(ConsistencyQuery, req.query, 'query');
+    const checkpoint = await latest();
+    const to = q.to ?? checkpoint?.size ?? 0;
+    if (q.from > to) throw new ProblemError('INVALID_REQUEST', `from (${q.from}) is beyond to (${to})`);
+    if (to > s.tlog.tree.size) throw new ProblemError('NOT_FOUND', `the log has no tree of size ${to} yet`);
+    res.json({
+      from: q.from,
+      to,
+      consistency_proof: s.tlog.tree.consistencyProof(q.from, to).map((h) => h.toString('base64')),
+      checkpoint: checkpoint && checkpoint.size === to ? s.tlog.servedCheckpointFor(checkpoint) : null,
+    });
+  });
+}

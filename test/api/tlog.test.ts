@@ -1,0 +1,183 @@
+/**
+ * The transparency log as served (docs/transparency-log.md): a checkpoint signed with the key the
+ * service announces, tiles and entry bundles from which a client rebuilds the same root, receipts
+ * and consistency proofs that verify with nothing but the verifier key — and the access rules.
+ */
+import { expect } from 'chai';
+import request from 'supertest';
+import { linkHash } from '../../src/platform/ledger/envelope.js';
+import { openCheckpoint } from '../../src/platform/tlog/checkpoint.js';
+import {
+  leafHash,
+  rootOfLeafHashes,
+  verifyConsistency,
+  verifyInclusion,
+} from '../../src/platform/tlog/merkle.js';
+import { parseVerifierKey } from '../../src/platform/tlog/note.js';
+import { decodeEntryBundle } from '../../src/platform/tlog/tiles.js';
+import { startService, type TestService } from '../support/service.js';
+
+const META = { org_id: null, actor: 'test', request_id: 'req_tlog' };
+
+async function appendNotes(svc: TestService, n: number): Promise<void> {
+  for (let i = 0; i < n; i += 100) {
+    const batch = Array.from({ length: Math.min(100, n - i) }, (_, j) => ({
+      stream: 'test-notes',
+      type: 'TestNoted',
+      data: { n: i + j },
+    }));
+    await svc.composed.deps.ledger.append(batch, META);
+  }
+}
+
+function bytesOf(res: request.Response): Buffer {
+  return Buffer.from(res.body as Buffer);
+}
+
+describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function () {
+  this.timeout(30_000);
+  let svc: TestService;
+  let auth: [string, string];
+  beforeEach(async () => {
+    svc = await startService();
+    const key = await svc.key('Witness Operator', ['tlog:read']);
+    auth = ['Authorization', `Bearer ${key.key}`];
+  });
+  afterEach(async () => {
+    await svc.close();
+  });
+
+  const get = (path: string) =>
+    request(svc.app)
+      .get(path)
+      .set(...auth)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+
+  it('needs a ledger:read or tlog:read key, and answers 403 to a key with neither', async () => {
+    expect((await request(svc.app).get('/tlog/checkpoint')).status).to.equal(401);
+    const lender = await svc.key('Some Bank', ['credit:read']);
+    const res = await request(svc.app).get('/tlog/checkpoint').set('Authorization', `Bearer ${lender.key}`);
+    expect(res.status).to.equal(403);
+    const reader = await svc.key('Auditor', ['ledger:read']);
+    expect(
+      (await request(svc.app).get('/tlog/checkpoint').set('Authorization', `Bearer ${reader.key}`)).status,
+    ).to.equal(200);
+  });
+
+  it('serves a checkpoint signed by the announced key, whose root the entry bundles and tiles rebuild', async () => {
+    await appendNotes(svc, 300);
+    const head = await svc.head();
+    const res = await get('/tlog/checkpoint');
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.equal('text/plain; charset=utf-8');
+    const note = bytesOf(res).toString('utf8');
+    const verifier = parseVerifierKey(svc.composed.deps.tlog.verifierKey);
+    const c = openCheckpoint(note, verifier, 'plumbline.test/ledger');
+    expect(c?.size).to.equal(head);
+
+    // Leaf inputs from the entry bundles: the chain links and the tree, without any event content.
+    const full = await get('/tlog/tile/entries/000');
+    expect(full.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    const partialWidth = head - 256;
+    const partial = await get(`/tlog/tile/entries/001.p/${partialWidth}`);
+    expect(partial.headers['cache-control']).to.equal('no-store');
+    const inputs = [...decodeEntryBundle(bytesOf(full)), ...decodeEntryBundle(bytesOf(partial))];
+    expect(inputs).to.have.length(head);
+    let prev = '0'.repeat(64);
+    for (const [i, input] of inputs.entries()) {
+      const link = JSON.parse(input.toString('utf8')) as {
+        seq: number;
+        prev_hash: string;
+        content_hash: string;
+      };
+      expect(link.seq).to.equal(i + 1);
+      expect(link.prev_hash).to.equal(prev);
+      prev = linkHash(link.seq, link.prev_hash, link.content_hash);
+    }
+    const leaves = inputs.map((input) => leafHash(input));
+    expect(rootOfLeafHashes(leaves).equals(c!.root)).to.equal(true);
+
+    const tile0 = bytesOf(await get('/tlog/tile/0/000'));
+    expect(tile0.equals(Buffer.concat(leaves.slice(0, 256)))).to.equal(true);
+    const tile1 = bytesOf(await get(`/tlog/tile/0/001.p/${partialWidth}`));
+    expect(tile1.equals(Buffer.concat(leaves.slice(256)))).to.equal(true);
+    expect((await get(`/tlog/tile/0/001.p/${partialWidth + 1}`)).status).to.equal(404);
+    expect((await get('/tlog/tile/0/002')).status).to.equal(404);
+    expect((await get('/tlog/tile/0/x000/001')).status).to.equal(404);
+  });
+
+  it('answers receipts by seq and by hash that verify against the signed checkpoint', async () => {
+    await appendNotes(svc, 40);
+    const verifier = parseVerifierKey(svc.composed.deps.tlog.verifierKey);
+    const [event] = await svc.composed.store.read(17, 1);
+    for (const query of ['seq=17', `hash=${event!.hash}`]) {
+      const res = await request(svc.app)
+        .get(`/api/ledger/receipt?${query}`)
+        .set(...auth);
+      expect(res.status, query).to.equal(200);
+      const r = res.body;
+      expect(r.event).to.deep.equal({
+        seq: 17,
+        prev_hash: event!.prev_hash,
+        content_hash: event!.content_hash,
+        hash: event!.hash,
+      });
+      const c = openCheckpoint(r.checkpoint, verifier)!;
+      expect(c.size).to.equal(r.tree_size);
+      const input = `{"content_hash":"${r.event.content_hash}","prev_hash":"${r.event.prev_hash}","seq":17}`;
+      const proof = (r.inclusion_proof as string[]).map((p) => Buffer.from(p, 'base64'));
+      expect(verifyInclusion(r.leaf_index, r.tree_size, leafHash(input), proof, c.root)).to.equal(true);
+    }
+    const inclusion = await request(svc.app)
+      .get('/api/ledger/proof/inclusion?seq=3')
+      .set(...auth);
+    expect(inclusion.body.leaf_index).to.equal(2);
+    expect(
+      (
+        await request(svc.app)
+          .get('/api/ledger/receipt?seq=100000')
+          .set(...auth)
+      ).status,
+    ).to.equal(404);
+    expect(
+      (
+        await request(svc.app)
+          .get(`/api/ledger/receipt?hash=${'a'.repeat(64)}`)
+          .set(...auth)
+      ).status,
+    ).to.equal(404);
+    expect(
+      (
+        await request(svc.app)
+          .get('/api/ledger/receipt?seq=1&hash=' + event!.hash)
+          .set(...auth)
+      ).status,
+    ).to.equal(400);
+  });
+
+  it('proves each new checkpoint consistent with an older one', async () => {
+    await appendNotes(svc, 20);
+    const verifier = parseVerifierKey(svc.composed.deps.tlog.verifierKey);
+    const old = openCheckpoint(bytesOf(await get('/tlog/checkpoint')).toString('utf8'), verifier)!;
+    await appendNotes(svc, 500);
+    const res = await request(svc.app)
+      .get(`/api/ledger/proof/consistency?from=${old.size}`)
+      .set(...auth);
+    expect(res.status).to.equal(200);
+    const fresh = openCheckpoint(res.body.checkpoint, verifier)!;
+    expect(res.body.to).to.equal(fresh.size);
+    expect(fresh.size).to.equal(await svc.head());
+    const proof = (res.body.consistency_proof as string[]).map((p) => Buffer.from(p, 'base64'));
+    expect(verifyConsistency(old.size, fresh.size, old.root, fresh.root, proof)).to.equal(true);
+    expect(verifyConsistency(old.size, fresh.size, fresh.root, fresh.root, proof)).to.equal(false);
+    const bad = await request(svc.app)
+      .get(`/api/ledger/proof/consistency?from=${fresh.size + 1}`)
+      .set(...auth);
+    expect(bad.status).to.equal(400);
+  });
+});
