@@ -89,7 +89,10 @@ export class LogCheck {
     const next = result.checkpoint;
     const prev = this.checkpoint;
     if (prev && next.size < prev.size) return 'rollback';
-    if (prev && next.size >= prev.size) {
+    if (prev && next.size === prev.size) {
+      const same = verifyConsistency(prev, next, []);
+      if (!same.ok) return same.reason;
+    } else if (prev) {
       const proof = await fetchConsistency(this.#key, prev.size, next.size);
       if (typeof proof.checkpoint === 'string') {
         const same = verifyConsistency(next, await verifyCheckpoint(proof.checkpoint, this.#logKey), []);
