@@ -2,7 +2,7 @@
  * The witness's HTTP face (c2sp.org/tlog-witness): `POST /add-checkpoint`, and `GET /` with the
  * witness's name and verifier key. node:http, bodies capped; nothing a client sends can crash it.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Witness, WitnessResponse } from './witness.js';
 
 /** A checkpoint with 63 proof lines and dozens of signatures fits easily. */
@@ -25,7 +25,12 @@ function readBody(req: IncomingMessage): Promise<string | null> {
 }
 
 export function createWitnessServer(witness: Witness): Server {
-  return createServer((req, res) => {
+  return createServer(witnessHandler(witness));
+}
+
+/** The request handler alone (to mount on a server of one's own). */
+export function witnessHandler(witness: Witness): RequestListener {
+  return (req, res) => {
     const send = (r: WitnessResponse): void => {
       res.writeHead(r.status, { 'content-type': r.contentType, 'cache-control': 'no-store' });
       res.end(r.body);
@@ -55,5 +60,5 @@ export function createWitnessServer(witness: Witness): Server {
     }
     res.writeHead(path === '/add-checkpoint' ? 405 : 404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(path === '/add-checkpoint' ? 'use POST\n' : 'not found\n');
-  });
+  };
 }

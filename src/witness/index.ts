@@ -6,4 +6,4 @@
 export { generateCosignerKey, keyFromSeed, parseCosignerKey, type CosignerKey } from './key.js';
 export { openStateFile, type CosignedCheckpoint, type WitnessStateStore } from './state.js';
 export { Witness, type WitnessedLog, type WitnessResponse } from './witness.js';
-export { createWitnessServer } from './http.js';
+export { createWitnessServer, witnessHandler } from './http.js';
