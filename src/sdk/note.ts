@@ -129,8 +129,9 @@ export function parseNote(note: string): ParsedNote {
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
+  // Not a NoteError: nothing is wrong with the note, the environment cannot check it.
   if (s === undefined)
-    throw new NoteError('WebCrypto is unavailable (a browser needs a secure context: https or localhost)');
+    throw new Error('WebCrypto is unavailable (a browser needs a secure context: https or localhost)');
   return s;
 }
 

@@ -13,7 +13,7 @@ import {
   type VerifyCheckpointOptions,
 } from './checkpoint.js';
 import { hashLeaf, verifyConsistencyProof, verifyInclusion } from './merkle.js';
-import type { NoteVerifierKey } from './note.js';
+import { NoteError, type NoteVerifierKey } from './note.js';
 import type { LedgerReceipt } from './types.js';
 
 /**
@@ -137,7 +137,8 @@ export async function verifyReceipt(
   try {
     checkpoint = await verifyCheckpoint(r.checkpoint, verifierKey, options);
   } catch (error) {
-    return { valid: false, reason: 'bad_checkpoint', detail: (error as Error).message };
+    if (!(error instanceof NoteError)) throw error; // e.g. no WebCrypto here: not the receipt's fault
+    return { valid: false, reason: 'bad_checkpoint', detail: error.message };
   }
   if (checkpoint.size !== r.tree_size)
     return {
