@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { verifyReceipt } from '../src/sdk/index.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE_EX, parseCli } from './lib/cli.js';
-import { readVerifierKey } from './lib/tlog-keys.js';
+import { readTrustFlags } from './lib/tlog-keys.js';
 
 const EXIT_INVALID = 2;
 
@@ -34,19 +34,8 @@ function usage(message: string): never {
 }
 
 const [file] = positionals;
-if (file === undefined || positionals.length !== 1 || values.key === undefined)
-  usage('one receipt file and --key are required');
-let key;
-let witnesses: string[];
-try {
-  key = readVerifierKey(values.key);
-  witnesses = (values.witness ?? []).map((w) => readVerifierKey(w).vkey);
-} catch (error) {
-  usage(`bad key: ${(error as Error).message}`);
-}
-const quorum = values.quorum === undefined ? witnesses.length : Number(values.quorum);
-if (!Number.isInteger(quorum) || quorum < 0 || quorum > witnesses.length)
-  usage('--quorum is 0 to the number of --witness');
+if (file === undefined || positionals.length !== 1) usage('one receipt file is required');
+const { key, witnesses, quorum } = readTrustFlags(values, usage);
 
 let receipt: unknown;
 try {

@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkLog, readMonitorState, writeMonitorState, type MonitorOutcome } from '../src/monitor/index.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE_EX, parseCli } from './lib/cli.js';
-import { readVerifierKey } from './lib/tlog-keys.js';
+import { readTrustFlags } from './lib/tlog-keys.js';
 
 const EXIT_MISBEHAVIOUR = 2;
 
@@ -46,20 +46,9 @@ function usage(message: string): never {
   process.exit(EXIT_USAGE_EX);
 }
 
-if (values.url === undefined || values.state === undefined || values.key === undefined)
-  usage('--url, --state and --key are required');
+if (values.url === undefined || values.state === undefined) usage('--url and --state are required');
 const statePath = values.state;
-let logKey;
-let witnesses: string[];
-try {
-  logKey = readVerifierKey(values.key);
-  witnesses = (values.witness ?? []).map((w) => readVerifierKey(w).vkey);
-} catch (error) {
-  usage(`bad key: ${(error as Error).message}`);
-}
-const quorum = values.quorum === undefined ? witnesses.length : Number(values.quorum);
-if (!Number.isInteger(quorum) || quorum < 0 || quorum > witnesses.length)
-  usage('--quorum is 0 to the number of --witness');
+const { key: logKey, witnesses, quorum } = readTrustFlags(values, usage);
 const interval = values.interval === undefined ? 0 : Number(values.interval);
 if (!(interval >= 0)) usage('--interval is a number of seconds');
 // process.env is read by src/config.ts only; an API key on the command line or in a file is enough here.

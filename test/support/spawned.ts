@@ -1,6 +1,7 @@
 /**
- * A long-running project CLI (scripts/*.ts) as a child process, for servers such as the witness:
- * resolves once it prints its listening URL, and stops it by its own pid.
+ * Project CLIs (scripts/*.ts) as child processes without blocking this one: a long-running server
+ * (the witness) that resolves once it prints its listening URL, and a run to completion that may
+ * call a server living in this process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,35 +14,40 @@ export interface Spawned {
   stop(): Promise<number | null>;
 }
 
-export async function spawnServer(
-  script: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<Spawned> {
+/** `node --import tsx scripts/<script>`, collecting its output as it comes. */
+function spawnScript(script: string, args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}`, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const output = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
+  return { child, output };
+}
+
+export async function spawnServer(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Spawned> {
+  const { child, output } = spawnScript(script, args, env);
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const onData = () => {
-      const match = /listening on (http:\/\/\S+)/.exec(out);
+      const match = /listening on (http:\/\/\S+)/.exec(output.stdout);
       if (match?.[1]) {
         child.stdout.off('data', onData);
         resolve(match[1]);
       }
     };
     child.stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${script} exited ${code}: ${err}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code}: ${output.stderr}`)));
   });
   return {
     child,
     baseUrl,
-    stdout: () => out,
+    stdout: () => output.stdout,
     async stop() {
       if (child.exitCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
@@ -58,15 +64,7 @@ export async function runScriptAsync(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}`, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const { child, output } = spawnScript(script, args, env);
   const [status] = (await once(child, 'exit')) as [number | null];
-  return { status, stdout, stderr };
+  return { status, ...output };
 }
