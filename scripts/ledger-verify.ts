@@ -36,25 +36,39 @@ const { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, ledgerPath, parseCli, progress
   await import('./lib/cli.js');
 const { verifyInParallel } = await import('./lib/parallel-verify.js');
 const { mapForReading } = await import('./lib/verify-chunks.js');
+const { checkpointsToCheck, checkpointOfNote } = await import('./lib/tlog-cli.js');
+const { SqliteTileStorage } = await import('../src/platform/tlog/sqlite-tiles.js');
+const { verifyTree } = await import('../src/platform/tlog/verify-tree.js');
 
 const USAGE = `
-Usage: npm run ledger:verify -- [--json] [--workers N]
+Usage: npm run ledger:verify -- [--json] [--workers N] [--checkpoint <file> [--key <verifier key>]]
 
 Verifies every event of the ledger in DATA_DIR (default ./data): content hashes over the stored
 canonical bytes, link hashes, prev_hash links and seq continuity, and that the head is not below
-a projection snapshot's checkpoint (truncation). Stops at the first bad seq.
+a projection snapshot's checkpoint (truncation). Stops at the first bad seq. Then the transparency
+log: the stored Merkle tiles must be the tree of the ledger's events, and the last checkpoint the
+service signed, and any saved one, must have the root of that tree at its size (a checkpoint
+larger than the ledger means events were cut off after it was signed).
+  --checkpoint F  also check a checkpoint saved earlier (GET /tlog/checkpoint), e.g. by an auditor
+  --key K         the log's verifier key to check F's signature with (default: the key in DATA_DIR's
+                  secrets — which an insider holding the file may hold too; pin the published key)
   --json        print the result as JSON on stdout
   --workers N   verify on N threads, the main one and N−1 workers (default: one per core, up to 4,
                 on ledgers of ${PARALLEL_FROM.toLocaleString('en-US')}+ events; otherwise 1)
 Exit codes: 0 verified, 1 tampered (names the seq), 2 usage or configuration error.
 `;
-const cli = parseCli(USAGE, { workers: { type: 'string' } });
+const cli = parseCli(USAGE, {
+  workers: { type: 'string' },
+  checkpoint: { type: 'string' },
+  key: { type: 'string' },
+});
 if (!Number.isInteger(asked) || asked < 1) {
   process.stderr.write(`--workers must be a positive integer\n${USAGE}`);
   process.exit(EXIT_USAGE);
 }
 const cfg = config();
 const path = ledgerPath(cfg);
+const checkpoints = checkpointsToCheck(cfg, cli.values.checkpoint, cli.values.key, USAGE);
 const store = SqliteEventStore.open(path);
 mapForReading(store);
 const bar = progressBar('verify', !cli.json);
@@ -69,11 +83,21 @@ const verified = parallel
       onProgress: (n) => bar.update(n),
     })
   : await verifyStore(store, { stopAtFirstIssue: true, onProgress: (p) => bar.update(p.checked) });
-const ms = performance.now() - started;
 bar.stop();
-const result = { ...verified, issues: [...verified.issues, ...truncation(head.seq)] };
+const tiles = new SqliteTileStorage(store.database);
+const tree = await verifyTree(store, tiles, [...checkpoints, ...storedCheckpoint()]);
+const ms = performance.now() - started;
+const result = { ...verified, issues: [...verified.issues, ...truncation(head.seq), ...tree.issues] };
 result.ok = result.issues.length === 0;
+tiles.close();
 await store.close();
+
+/** The last checkpoint the service signed (kept beside the tiles). */
+function storedCheckpoint() {
+  const note = tiles.getMeta('checkpoint');
+  const c = note ? checkpointOfNote(note) : null;
+  return c ? [{ label: 'the last checkpoint the service signed', checkpoint: c }] : [];
+}
 
 /** The chain ends below a snapshot checkpoint: the events after the head were removed. */
 function truncation(headSeq: number): VerifyIssue[] {
@@ -104,6 +128,7 @@ const summary = {
   events_per_second: rate(result.checked, ms),
   seconds: Number((ms / 1000).toFixed(3)),
   first_bad_seq: first?.seq ?? null,
+  tree: { size: tree.size, root: tree.root.toString('base64') },
   issues: result.issues,
 };
 if (cli.json) {
@@ -114,7 +139,7 @@ if (cli.json) {
   );
 } else {
   process.stdout.write(
-    `OK: ${result.checked.toLocaleString('en-US')} events verified through seq ${result.verified_through} in ${summary.seconds}s (${summary.events_per_second.toLocaleString('en-US')} events/s)\n`,
+    `OK: ${result.checked.toLocaleString('en-US')} events verified through seq ${result.verified_through} in ${summary.seconds}s (${summary.events_per_second.toLocaleString('en-US')} events/s); Merkle tree of size ${tree.size}, root ${summary.tree.root}, matches its tiles and ${checkpoints.length + storedCheckpoint().length} signed checkpoint(s)\n`,
   );
 }
 process.exit(result.ok ? EXIT_OK : EXIT_FAILED);

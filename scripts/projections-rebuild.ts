@@ -7,12 +7,15 @@ import { systemClock } from '../src/platform/clock.js';
 import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { allProjections } from '../projections/index.js';
 import { config, EXIT_OK, ledgerPath, parseCli, progressBar, rate } from './lib/cli.js';
+import { SqliteTileStorage } from '../src/platform/tlog/sqlite-tiles.js';
+import { catchUpTree, TileTree } from '../src/platform/tlog/tree.js';
 
 const USAGE = `
 Usage: npm run projections:rebuild -- [--json]
 
 Replays the ledger in DATA_DIR (default ./data) from seq 1 into every projection and saves fresh
-snapshots beside the ledger.
+snapshots beside the ledger, and rebuilds the transparency log's Merkle tiles from the ledger (the
+signed checkpoints are kept: the rebuilt tree must still have their roots, which ledger:verify checks).
   --json   print the result as JSON on stdout
 Exit codes: 0 rebuilt, 2 usage or configuration error.
 `;
@@ -27,13 +30,19 @@ const bar = progressBar('rebuild', !cli.json);
 bar.start(head.seq);
 const started = performance.now();
 await runtime.rebuild((p) => bar.update(p.position));
-const ms = performance.now() - started;
 bar.stop();
+const tiles = new SqliteTileStorage(store.database);
+const tree = new TileTree(tiles);
+tree.reset();
+await catchUpTree(tree, store);
+const ms = performance.now() - started;
+tiles.close();
 await store.close();
 const summary = {
   ok: true,
   projections: runtime.names(),
   events: runtime.position,
+  tree: { size: tree.size, root: tree.root().toString('base64') },
   seconds: Number((ms / 1000).toFixed(3)),
   events_per_second: rate(runtime.position, ms),
   rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
@@ -41,6 +50,6 @@ const summary = {
 if (cli.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 else
   process.stdout.write(
-    `Rebuilt ${summary.projections.length} projections (${summary.projections.join(', ')}) over ${summary.events.toLocaleString('en-US')} events in ${summary.seconds}s (${summary.events_per_second.toLocaleString('en-US')} events/s, RSS ${summary.rss_mib} MiB)\n`,
+    `Rebuilt ${summary.projections.length} projections (${summary.projections.join(', ')}) and the Merkle tree (size ${summary.tree.size}, root ${summary.tree.root}) over ${summary.events.toLocaleString('en-US')} events in ${summary.seconds}s (${summary.events_per_second.toLocaleString('en-US')} events/s, RSS ${summary.rss_mib} MiB)\n`,
   );
 process.exit(EXIT_OK);

@@ -12,6 +12,7 @@ import type { StoredRecord } from '../platform/ledger/verify.js';
 import { authOf } from '../platform/http/context.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
+import { receiptFor, receiptPath, ReceiptUnavailable, type Receipt } from '../platform/tlog/receipt.js';
 import { visibleTo } from './ledger-routes.js';
 
 export const AuditVerifyBody = z.strictObject({
@@ -97,11 +98,23 @@ export function mountAuditVerify(s: Service): void {
         res.json({ verdict: 'TAMPERED', reason: problem.reason, seq: problem.seq, match, chain });
         return;
       }
+      // The receipt proves the recording event against a signed checkpoint: checkable offline with
+      // the log's verifier key alone (docs/transparency-log.md).
+      let receipt: Receipt | null = null;
+      if (shown) {
+        try {
+          receipt = await receiptFor(s.tlog, shown);
+        } catch (error) {
+          if (!(error instanceof ReceiptUnavailable)) throw error;
+        }
+      }
       res.json({
         verdict: 'AUTHENTIC',
         reason: at.kind === 'event' ? 'EVENT_VERIFIED' : 'ARTIFACT_VERIFIED',
         match,
         chain,
+        receipt,
+        ...(receipt || !shown ? {} : { receipt_url: receiptPath(shown.hash) }),
       });
     },
   );

@@ -35,7 +35,19 @@ export function mountCreditReportPdf(s: Service): void {
       );
       const { entity } = parseWith(PdfQuery, req.query, 'query');
       const report = await issueCreditReport(s, req, entity);
-      const pdf = await renderCreditReportPdf(report);
+      // The signed checkpoint covering the position the report was computed at (about a second at most).
+      const covering = await s.tlog.checkpointCovering(report.provenance.ledger.seq);
+      const pdf = await renderCreditReportPdf(
+        report,
+        covering
+          ? {
+              origin: covering.origin,
+              size: covering.size,
+              root: covering.root.toString('base64'),
+              key_id: s.tlog.signer.keyId.toString('hex'),
+            }
+          : undefined,
+      );
       const filename = `plumbline-credit-${report.entity_id}-${report.as_of.slice(0, 10)}.pdf`;
       res
         .status(200)

@@ -79,7 +79,17 @@ export function mountLenderApi(s: Service, actions: readonly LenderAction[]): vo
   const handle = async (req: Request, res: Response): Promise<void> => {
     const { action: name } = parseWith(ActionQuery, req.query, 'query');
     if (name === undefined) {
-      res.json(discoveryDocument(actions));
+      res.json({
+        ...discoveryDocument(actions),
+        // Pin this key to check receipts and checkpoints without trusting the server.
+        transparency_log: {
+          origin: s.tlog.origin,
+          verifier_key: s.tlog.verifierKey,
+          checkpoint: '/tlog/checkpoint',
+          receipt: '/api/ledger/receipt?hash=<event hash>',
+          documentation: 'docs/transparency-log.md',
+        },
+      });
       return;
     }
     if (req.method !== 'POST') {

@@ -323,6 +323,17 @@ export const AuditVerificationSchema = z.looseObject({
     .looseObject({ kind: str, seq: int, event_id: nullable(str), type: str, recorded_at: nullable(str) })
     .optional(),
   chain: z.looseObject({ verified_through: int, head: int }),
+  /** AUTHENTIC answers: the recording event's transparency-log receipt (docs/transparency-log.md). */
+  receipt: nullable(
+    z.looseObject({
+      event: z.looseObject({ seq: int, prev_hash: str, content_hash: str, hash: str }),
+      leaf_index: int,
+      tree_size: int,
+      inclusion_proof: z.array(str),
+      checkpoint: str,
+    }),
+  ).optional(),
+  receipt_url: str.optional(),
 });
 
 const railFinding = z.looseObject({

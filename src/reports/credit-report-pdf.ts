@@ -81,7 +81,20 @@ function factorRows(report: CreditReport): Content {
   };
 }
 
-export function creditReportDocument(report: CreditReport): Record<string, unknown> {
+/** The signed transparency-log checkpoint covering the report's ledger anchor (printed with it). */
+export interface PrintedCheckpoint {
+  origin: string;
+  size: number;
+  /** base64, as in the checkpoint. */
+  root: string;
+  /** The log key's 8-hex signed-note key id. */
+  key_id: string;
+}
+
+export function creditReportDocument(
+  report: CreditReport,
+  checkpoint?: PrintedCheckpoint,
+): Record<string, unknown> {
   const r = report;
   const reasons: Content =
     r.credit.reason_codes.length === 0
@@ -177,6 +190,13 @@ export function creditReportDocument(report: CreditReport): Record<string, unkno
           ['SHA3-256', r.provenance.sha3_256],
           ['BLAKE2b-256', r.provenance.blake2b_256],
           ['Ledger anchor', `seq ${r.provenance.ledger.seq}, hash ${r.provenance.ledger.hash}`],
+          ...(checkpoint
+            ? ([
+                ['Log checkpoint', `${checkpoint.origin}, size ${checkpoint.size}`],
+                ['Checkpoint root', checkpoint.root],
+                ['Log key id', checkpoint.key_id],
+              ] as [string, string][])
+            : []),
         ],
         7.5,
       ),
@@ -196,8 +216,11 @@ export function creditReportDocument(report: CreditReport): Record<string, unkno
   };
 }
 
-export async function renderCreditReportPdf(report: CreditReport): Promise<Buffer> {
-  const doc = printer().createPdf(creditReportDocument(report) as never) as unknown as {
+export async function renderCreditReportPdf(
+  report: CreditReport,
+  checkpoint?: PrintedCheckpoint,
+): Promise<Buffer> {
+  const doc = printer().createPdf(creditReportDocument(report, checkpoint) as never) as unknown as {
     getBuffer(): Promise<Buffer>;
   };
   return doc.getBuffer();

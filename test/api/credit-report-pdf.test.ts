@@ -43,6 +43,11 @@ describe('credit report PDF (SPEC §8)', function () {
     expect(text).to.include('Keystone Builders, Inc.');
     expect(text).to.include(hash);
     expect(text).to.match(/Ledger seq \d+/);
+    // The signed transparency-log checkpoint covering the report's anchor: size, root and key id.
+    const signed = svc.composed.deps.tlog.latest!;
+    expect(text).to.include(`plumbline.test/ledger, size ${signed.size}`);
+    expect(text).to.include(signed.root.toString('base64'));
+    expect(text).to.include(svc.composed.deps.tlog.signer.keyId.toString('hex'));
     for (const label of [
       'Payment integrity',
       'Draw accuracy',

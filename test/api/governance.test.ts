@@ -122,6 +122,20 @@ describe('project governance API: kernel scan, adequacy, audit-verify (SPEC §6)
     });
     const event = await post('/api/audit-verify', { hash: scan.body.provenance.ledger.hash });
     expect(event.body).to.deep.include({ verdict: 'AUTHENTIC', reason: 'EVENT_VERIFIED' });
+    // Transparency log: the recording response names its receipt; audit-verify carries it inline.
+    expect(scan.headers['ledger-receipt']).to.equal(
+      `/api/ledger/receipt?hash=${scan.body.provenance.ledger.hash}`,
+    );
+    expect(event.body.receipt.event.hash).to.equal(scan.body.provenance.ledger.hash);
+    expect(artifact.body.receipt.leaf_index).to.equal(scan.body.provenance.ledger.seq - 1);
+    const { openCheckpoint } = await import('../../src/platform/tlog/checkpoint.js');
+    const { parseVerifierKey } = await import('../../src/platform/tlog/note.js');
+    const { leafHash, verifyInclusion } = await import('../../src/platform/tlog/merkle.js');
+    const r = event.body.receipt;
+    const signed = openCheckpoint(r.checkpoint, parseVerifierKey(svc.composed.deps.tlog.verifierKey))!;
+    const input = `{"content_hash":"${r.event.content_hash}","prev_hash":"${r.event.prev_hash}","seq":${r.event.seq}}`;
+    const path = (r.inclusion_proof as string[]).map((p) => Buffer.from(p, 'base64'));
+    expect(verifyInclusion(r.leaf_index, r.tree_size, leafHash(input), path, signed.root)).to.equal(true);
     const unknown = await post('/api/audit-verify', { hash: 'ab'.repeat(32) });
     expect(unknown.body).to.deep.include({ verdict: 'TAMPERED', reason: 'UNKNOWN_HASH' });
     const malformed = await post('/api/audit-verify', { hash: 'xyz' });

@@ -9,6 +9,10 @@ import type { LedgerHead } from '../ledger/envelope.js';
 import { ctxOf } from './context.js';
 import { idempotencyEventId } from './idempotency.js';
 import { newEventId } from '../ids.js';
+import { receiptPath } from '../tlog/receipt.js';
+
+/** Names where the receipt of the event a response recorded is served (docs/transparency-log.md). */
+export const RECEIPT_HEADER = 'Ledger-Receipt';
 
 export function commandMeta(req: Request): { org_id: string | null; actor: string; request_id: string } {
   const ctx = ctxOf(req);
@@ -34,7 +38,7 @@ export function runCommand<R>(
   const keyed = idemKey !== null && keyId !== undefined;
   // The first event's id is fixed before deciding: resource ids are minted from it.
   const eventId = keyed ? idempotencyEventId(keyId, idemKey, 0) : newEventId();
-  return ledger.commit(async (head) => {
+  const committed = ledger.commit(async (head) => {
     const decision = await decide(head, eventId);
     if (!keyed) return decision;
     return {
@@ -45,4 +49,10 @@ export function runCommand<R>(
       })),
     };
   }, commandMeta(req));
+  // Every response that records something says where its receipt is: the one place for all routes.
+  return committed.then((result) => {
+    const last = result.events[result.events.length - 1];
+    if (last && req.res && !req.res.headersSent) req.res.setHeader(RECEIPT_HEADER, receiptPath(last.hash));
+    return result;
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * Liveness, readiness and metrics (SPEC §10). Readiness = the store answers, the read models are
- * within 100 events of the head, and Redis (when configured) answers; 503 lists what failed.
+ * within 100 events of the head, Redis (when configured) answers, and no ledger integrity failure
+ * stands (chain, Merkle tree, signed checkpoint); 503 lists what failed.
  */
 import type { Service } from './service.js';
 
@@ -32,11 +33,26 @@ export function mountHealth(s: Service, probes: ReadinessProbes): void {
       checks.redis = { ok, detail: ok ? 'PONG' : 'redis did not answer' };
     }
     const verification = s.verifier.status();
+    const failure = s.verifier.failure;
+    checks.ledger_integrity = failure
+      ? {
+          ok: false,
+          detail: `${failure.code} at seq ${failure.seq} (expected ${failure.expected}, found ${failure.actual}); appends suspended until an operator restarts with LEDGER_INTEGRITY_OVERRIDE=1`,
+        }
+      : {
+          ok: true,
+          detail: `chain, Merkle tree and signed checkpoint agree through seq ${verification.verified_through}`,
+        };
     const ready = Object.values(checks).every((c) => c.ok);
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'not_ready',
       checks,
-      ledger: { head, verified_through: verification.verified_through, chain_ok: verification.ok },
+      ledger: {
+        head,
+        verified_through: verification.verified_through,
+        chain_ok: verification.ok,
+        ...(failure ? { integrity_failure: { reason: failure.code, first_bad_seq: failure.seq } } : {}),
+      },
     });
   });
 

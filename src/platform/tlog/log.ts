@@ -175,16 +175,30 @@ export class TransparencyLog {
     this.#waiters = still;
   }
 
-  /** The latest checkpoint once it covers `size` leaves (signing one now if the tree has them). */
-  async checkpointCovering(size: number): Promise<SignedCheckpoint | null> {
-    if (this.#latest && this.#latest.size >= size) return this.#latest;
+  /**
+   * The latest checkpoint once it covers `size` leaves: at once when it does, else after the next
+   * signing (at most about a second with a publisher running; signed now without one). Null when
+   * the tree does not hold `size` leaves, or no covering checkpoint came within `waitMs`.
+   */
+  async checkpointCovering(size: number, waitMs = 2500): Promise<SignedCheckpoint | null> {
+    const covers = (c: SignedCheckpoint | null) => (c && c.size >= size ? c : null);
+    if (covers(this.#latest)) return this.#latest;
     if (this.tree.size < size) await this.catchUp();
     if (this.tree.size < size) return null;
-    return new Promise<SignedCheckpoint>((resolve) => {
-      this.#waiters.push({ size, resolve });
-      // The publisher's next tick signs it (at most about a second away); started now if idle.
-      if (!this.#timer) void this.publish();
-    });
+    if (!this.#timer) {
+      await this.publish();
+      return covers(this.#latest);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const signed = await Promise.race([
+      new Promise<SignedCheckpoint>((resolve) => this.#waiters.push({ size, resolve })),
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), waitMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    return covers(signed);
   }
 
   /** tlog-witness add-checkpoint: `old <size>`, proof lines, blank line, the checkpoint note. */
