@@ -28,16 +28,14 @@ describe('npm run ledger:monitor', function () {
       } else if (url.pathname === '/api/ledger/proof/consistency') {
         const from = Number(url.searchParams.get('from'));
         const to = Number(url.searchParams.get('to') ?? shown.size);
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              from,
-              to,
-              consistency_proof: shown.consistency(from, to),
-              checkpoint: shown.checkpoint(to),
-            }),
-          );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            from,
+            to,
+            consistency_proof: shown.consistency(from, to),
+            checkpoint: shown.checkpoint(to),
+          }),
+        );
       } else res.writeHead(404).end();
     });
   });
