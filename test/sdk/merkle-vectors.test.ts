@@ -114,7 +114,8 @@ function flipped(proof: Uint8Array[], i: number, mask: number): Uint8Array[] {
   return proof.map((p, j) => (j === i ? Uint8Array.from(p, (b, k) => (k === 0 ? b ^ mask : b)) : p));
 }
 
-describe('SDK Merkle verifiers: RFC 6962 reference vectors', () => {
+describe('SDK Merkle verifiers: RFC 6962 reference vectors', function () {
+  this.timeout(60_000); // the first test to load the SDK bundle builds it
   let sdk: Sdk;
   before(async () => {
     sdk = await loadBuiltSdk();

@@ -27,7 +27,8 @@ const REMORA_VKEY = 'remora.n621.de+da77ade7+BOvN63jn/bLvkieywe8R6UYAtVtNbZpXh34
 const COSIG_B64 =
   'ZGhGuQAAAABm/qTPeyKXD+R2rzyQsxPiP8mXum7qq/iF0u4vanlqJyocWODBt97w9uL+8qT7S5gxEHWWOworDcFiEBYJXORmnFBOBA==';
 
-describe('SDK signed notes: the C2SP and Go reference examples', () => {
+describe('SDK signed notes: the C2SP and Go reference examples', function () {
+  this.timeout(60_000); // the first test to load the SDK bundle builds it
   let sdk: Sdk;
   before(async () => {
     sdk = await loadBuiltSdk();

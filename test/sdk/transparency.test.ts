@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { chainLinks, logKey, TestLog, witnessKey } from '../support/tlog-fixture.js';
 import { loadBuiltSdk, type Sdk } from './harness.js';
 
-describe('SDK transparency checks: verifyReceipt and verifyConsistency', () => {
+describe('SDK transparency checks: verifyReceipt and verifyConsistency', function () {
+  this.timeout(60_000); // the first test to load the SDK bundle builds it
   let sdk: Sdk;
   before(async () => {
     sdk = await loadBuiltSdk();
