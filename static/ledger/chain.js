@@ -95,7 +95,13 @@ export class LogCheck {
     } else if (prev) {
       const proof = await fetchConsistency(this.#key, prev.size, next.size);
       if (typeof proof.checkpoint === 'string') {
-        const same = verifyConsistency(next, await verifyCheckpoint(proof.checkpoint, this.#logKey), []);
+        let signed;
+        try {
+          signed = await verifyCheckpoint(proof.checkpoint, this.#logKey);
+        } catch {
+          return 'bad_checkpoint';
+        }
+        const same = verifyConsistency(next, signed, []);
         if (!same.ok) return same.reason;
       }
       const consistent = verifyConsistency(prev, next, proof.consistency_proof ?? []);
