@@ -4,7 +4,7 @@
  *
  *   npm run bench                 full sizes: 100k and 1M-event ledgers (generated once, cached)
  *   npm run bench -- --quick      small sizes, a smoke run of every measurement
- *   npm run bench -- --only read,verify   a subset (read, write, rebuild, verify)
+ *   npm run bench -- --only read,verify   a subset (read, write, rebuild, verify, tlog)
  *   npm run bench -- --fresh      regenerate the cached datasets
  *   npm run bench -- --profile    run every child under --cpu-prof (profiles in the cache dir)
  */
@@ -19,8 +19,9 @@ import { measureRead, measureScoreOn } from './read.js';
 import { measureReplay, measureStartup } from './rebuild.js';
 import { measureVerify } from './verify.js';
 import { measureWrite } from './write.js';
+import { measureTlog } from './tlog.js';
 
-const MEASUREMENTS = ['read', 'write', 'rebuild', 'verify'] as const;
+const MEASUREMENTS = ['read', 'write', 'rebuild', 'verify', 'tlog'] as const;
 type Measurement = (typeof MEASUREMENTS)[number];
 
 const { values } = parseArgs({
@@ -124,6 +125,19 @@ if (only.has('verify')) {
     small: await measureVerify(small, quick ? 1 : 2),
     large: await measureVerify(large, quick ? 1 : 2),
   };
+}
+if (only.has('tlog')) {
+  log('tlog: appends with/without the Merkle tree, inclusion proofs at 1M leaves, tile serving');
+  results.tlog = await measureTlog(
+    {
+      commands: quick ? 1000 : 5000,
+      rounds: quick ? 1 : 3,
+      leaves: quick ? 100_000 : 1_000_000,
+      samples: quick ? 2000 : 20_000,
+      tileEvents: quick ? 20_000 : 100_000,
+    },
+    load,
+  );
 }
 results.seconds = Math.round((performance.now() - started) / 1000);
 results.machine.loadavg_at_end = loadavg().map((l) => Number(l.toFixed(2)));

@@ -58,6 +58,19 @@ function bareHttp(document: unknown): Server {
   return server;
 }
 
+/** The tile-serving baseline: bare Express answering a GET with an 8 KiB binary body (a full tile). */
+function bareExpressTile(): Server {
+  const tile = Buffer.alloc(256 * 32, 7);
+  const app = express();
+  app.get('/tlog/tile/0/*rest', (_req, res) => {
+    res
+      .set('Cache-Control', 'public, max-age=31536000, immutable')
+      .type('application/octet-stream')
+      .send(tile);
+  });
+  return createServer(app);
+}
+
 function bareExpress(document: unknown): Server {
   const app = express();
   app.post('/api/lender-credit', express.json(), (req, res) => {
@@ -74,6 +87,8 @@ async function service(dataDir: string): Promise<Server> {
     logger: createLogger('warn'),
     publicBaseUrl: 'http://127.0.0.1',
     verifyEveryMs: 30_000,
+    // The tile-serving load reads /tlog/* without a key, as a public log is read.
+    tlogPublic: process.env.BENCH_TLOG_PUBLIC === '1',
   });
   const limiter = new RateLimiter({
     store: new MemoryRateLimitStore(systemClock),
@@ -98,6 +113,9 @@ if (kind === 'bare-http' || kind === 'bare-express') {
   const server = kind === 'bare-http' ? bareHttp(document) : bareExpress(document);
   process.once('SIGTERM', () => process.exit(0));
   await listen(server);
+} else if (kind === 'bare-express-tile') {
+  process.once('SIGTERM', () => process.exit(0));
+  await listen(bareExpressTile());
 } else if (kind === 'service') {
   await listen(await service(arg!));
 } else {

@@ -7,6 +7,7 @@ import type { LoadResult } from './load.js';
 import type { ReplayMeasurement, StartupMeasurement } from '../rebuild.js';
 import type { VerifyMeasurement } from '../verify.js';
 import type { WriteMeasurement } from '../write.js';
+import type { TlogMeasurement } from '../tlog.js';
 import type { LedgerHead } from '../../src/platform/ledger/envelope.js';
 
 export interface Results {
@@ -32,6 +33,7 @@ export interface Results {
   write?: WriteMeasurement;
   rebuild?: { small: ReplayMeasurement; large: ReplayMeasurement; startup: StartupMeasurement };
   verify?: { small: VerifyMeasurement; large: VerifyMeasurement };
+  tlog?: TlogMeasurement;
   targets?: Target[];
 }
 
@@ -171,7 +173,42 @@ export function targetsOf(r: Results): Target[] {
         target: '≥ 0.6×',
         met: v.ratio >= 0.6,
       });
+      out.push({
+        measurement: `tlog: ledger:verify incl. Merkle tree ${k(v.events)}`,
+        value: `${n(v.verify_events_per_second)} events/s`,
+        baseline: `raw SHA-256 ${n(v.sha256_events_per_second)} events/s`,
+        ratio: x(v.ratio),
+        target: '≥ 0.5×',
+        met: v.ratio >= 0.5,
+      });
     }
+  }
+  if (r.tlog) {
+    const { append, proofs, tiles } = r.tlog;
+    out.push({
+      measurement: 'tlog: Ledger.append with the tree maintained',
+      value: `${n(append.with_tree_per_second)} appends/s`,
+      baseline: `without the tree ${n(append.without_per_second)} appends/s`,
+      ratio: x(append.ratio),
+      target: '≥ 0.9×',
+      met: append.ratio >= 0.9,
+    });
+    out.push({
+      measurement: `tlog: inclusion proof, ${k(proofs.leaves)}-leaf tree`,
+      value: `p50 ${proofs.p50_ms} ms, p99 ${proofs.p99_ms} ms (${n(proofs.samples)} random leaves)`,
+      baseline: '—',
+      ratio: '—',
+      target: 'p99 < 2 ms',
+      met: proofs.p99_ms < 2,
+    });
+    out.push({
+      measurement: 'tlog: GET /tlog/tile/0/<N> (full tiles), 50 conns',
+      value: `${n(tiles.service.requests_per_second)} req/s, p99 ${tiles.service.p99_ms} ms${tiles.service.non_2xx ? ` (${tiles.service.non_2xx} non-2xx)` : ''}`,
+      baseline: `bare Express, same 8 KiB ${n(tiles.bare_express.requests_per_second)} req/s`,
+      ratio: x(tiles.ratio),
+      target: '(beside the baseline)',
+      met: null,
+    });
   }
   return out;
 }

@@ -15,12 +15,12 @@ import { encodeEntryBundle, parseTilePath, TILE_WIDTH } from '../platform/tlog/t
 import { leafInput } from '../platform/tlog/tree.js';
 
 const HEX64 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a SHA-256 hex digest (64 hex characters)');
-const EventQuery = z
+export const EventQuery = z
   .strictObject({ seq: z.coerce.number().int().min(1).optional(), hash: HEX64.optional() })
   .refine((q) => (q.seq === undefined) !== (q.hash === undefined), {
     message: 'give exactly one of seq and hash',
   });
-const ConsistencyQuery = z.strictObject({
+export const ConsistencyQuery = z.strictObject({
   from: z.coerce.number().int().min(0),
   to: z.coerce.number().int().min(0).optional(),
 });

@@ -106,7 +106,7 @@ function errorCodesOf(op: OperationSpec): ErrorCode[] {
   if (op.access !== 'public') codes.push('UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED', 'UNAVAILABLE');
   if (op.query || pathParameters(op.path).length > 0) codes.push('INVALID_REQUEST');
   if (op.body) codes.push('INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
-  if (op.appends) codes.push('CONFLICT', 'IDEMPOTENCY_KEY_REUSED');
+  if (op.appends) codes.push('CONFLICT', 'IDEMPOTENCY_KEY_REUSED', 'LEDGER_INTEGRITY');
   codes.push('INTERNAL');
   return codes;
 }

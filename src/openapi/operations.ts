@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { AuditVerifyBody } from '../audit/verify-route.js';
+import { ConsistencyQuery, EventQuery } from '../audit/tlog-routes.js';
 import { IssueCertificationBody } from '../certification/routes.js';
 import { CompileBody, SimulateBody } from '../governance/draw-routes.js';
 import { AdequacyBody, KernelScanBody } from '../governance/routes.js';
@@ -494,6 +495,87 @@ function rails(): OperationSpec[] {
   ];
 }
 
+/** The transparency log (docs/transparency-log.md): ledger:read or tlog:read; public with TLOG_PUBLIC=1. */
+function transparencyLog(): OperationSpec[] {
+  const T = {
+    access: 'ledger',
+    scope: 'ledger:read',
+    tag: 'Transparency log',
+    description:
+      'Readable with a ledger:read or tlog:read key, or by anyone when the service runs with TLOG_PUBLIC=1.',
+  } as const;
+  const text = (description: string) => ({
+    status: 200,
+    description,
+    contentType: 'text/plain; charset=utf-8',
+  });
+  return [
+    {
+      ...T,
+      method: 'GET',
+      path: '/tlog/checkpoint',
+      operationId: 'tlogCheckpoint',
+      summary: 'The latest C2SP checkpoint, signed, with any witness cosignatures',
+      response: text('A signed note: origin, size, base64 root; the log signature line, then cosignatures.'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...T,
+      method: 'GET',
+      path: '/tlog/checkpoint/cosigned',
+      operationId: 'tlogCosignedCheckpoint',
+      summary: 'The latest checkpoint cosigned by every configured witness',
+      response: text('A signed note with the log signature and one cosignature per witness.'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...T,
+      method: 'GET',
+      path: '/tlog/tile/*path',
+      operationId: 'tlogTile',
+      summary:
+        'A C2SP tlog-tiles hash tile (tile/<L>/<N>[.p/<W>]) or entry bundle (tile/entries/<N>[.p/<W>])',
+      response: {
+        status: 200,
+        description:
+          'Concatenated 32-byte hashes, or leaf inputs each prefixed by a big-endian uint16 length.',
+        contentType: 'application/octet-stream',
+      },
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...T,
+      method: 'GET',
+      path: '/api/ledger/receipt',
+      operationId: 'ledgerReceipt',
+      summary: 'The receipt of an event (by hash or seq) against the latest signed checkpoint',
+      query: EventQuery,
+      response: ok('Receipt', R.ReceiptSchema),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...T,
+      method: 'GET',
+      path: '/api/ledger/proof/inclusion',
+      operationId: 'ledgerInclusionProof',
+      summary: 'An RFC 9162 inclusion proof of an event (the receipt form)',
+      query: EventQuery,
+      response: ok('Receipt', R.ReceiptSchema),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...T,
+      method: 'GET',
+      path: '/api/ledger/proof/consistency',
+      operationId: 'ledgerConsistencyProof',
+      summary: 'An RFC 9162 consistency proof between two tree sizes',
+      query: ConsistencyQuery,
+      response: ok('ConsistencyProof', R.ConsistencyProofSchema),
+      errors: ['NOT_FOUND'],
+    },
+  ];
+}
+
 function ledgerAndPlatform(): OperationSpec[] {
   const L = { access: 'ledger', scope: 'ledger:read', tag: 'Ledger' } as const;
   const P = { access: 'public', tag: 'Platform' } as const;
@@ -515,6 +597,7 @@ function ledgerAndPlatform(): OperationSpec[] {
       summary: 'The background verifier watermark',
       response: ok('LedgerVerifyStatus', R.LedgerVerifyStatusSchema),
     },
+    ...transparencyLog(),
     {
       ...L,
       method: 'GET',

@@ -314,6 +314,22 @@ export const PaymentResultSchema = z.looseObject({
   provenance: ProvenanceSchema,
 });
 
+/** A transparency-log receipt (docs/transparency-log.md): base64 proof hashes, hex event fields. */
+export const ReceiptSchema = z.looseObject({
+  event: z.looseObject({ seq: int, prev_hash: str, content_hash: str, hash: str }),
+  leaf_index: int,
+  tree_size: int,
+  inclusion_proof: z.array(str),
+  checkpoint: str,
+});
+
+export const ConsistencyProofSchema = z.looseObject({
+  from: int,
+  to: int,
+  consistency_proof: z.array(str),
+  checkpoint: nullable(str),
+});
+
 export const AuditVerificationSchema = z.looseObject({
   verdict: z.enum(['AUTHENTIC', 'TAMPERED']),
   reason: z.enum(['EVENT_VERIFIED', 'ARTIFACT_VERIFIED', 'UNKNOWN_HASH', 'CONTENT_MISMATCH', 'CHAIN_BROKEN']),
@@ -324,15 +340,7 @@ export const AuditVerificationSchema = z.looseObject({
     .optional(),
   chain: z.looseObject({ verified_through: int, head: int }),
   /** AUTHENTIC answers: the recording event's transparency-log receipt (docs/transparency-log.md). */
-  receipt: nullable(
-    z.looseObject({
-      event: z.looseObject({ seq: int, prev_hash: str, content_hash: str, hash: str }),
-      leaf_index: int,
-      tree_size: int,
-      inclusion_proof: z.array(str),
-      checkpoint: str,
-    }),
-  ).optional(),
+  receipt: nullable(ReceiptSchema).optional(),
   receipt_url: str.optional(),
 });
 

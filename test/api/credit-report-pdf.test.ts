@@ -5,12 +5,7 @@ import { redactUrl } from '../../src/platform/log.js';
 import { renderCreditReportPdf } from '../../src/reports/credit-report-pdf.js';
 import { pdfText } from '../support/pdf-text.js';
 import { startService, type TestService } from '../support/service.js';
-
-function binary(res: request.Response, done: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-}
+import { binary } from '../support/binary.js';
 
 describe('credit report PDF (SPEC §8)', function () {
   this.timeout(60_000);

@@ -15,6 +15,7 @@ import {
 } from '../../src/platform/tlog/merkle.js';
 import { parseVerifierKey } from '../../src/platform/tlog/note.js';
 import { decodeEntryBundle } from '../../src/platform/tlog/tiles.js';
+import { binary } from '../support/binary.js';
 import { startService, type TestService } from '../support/service.js';
 
 const META = { org_id: null, actor: 'test', request_id: 'req_tlog' };
@@ -52,11 +53,7 @@ describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function ()
       .get(path)
       .set(...auth)
       .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+      .parse(binary);
 
   it('needs a ledger:read or tlog:read key, and answers 403 to a key with neither', async () => {
     expect((await request(svc.app).get('/tlog/checkpoint')).status).to.equal(401);

@@ -43,7 +43,13 @@ export interface OpenService {
 /** The real composition on an existing DATA_DIR (its own secrets.json), as `main.ts` builds it. */
 export async function openService(
   dataDir: string,
-  opts: { clock?: Clock; redisUrl?: string; onStoreError?: RateLimitOnStoreError } = {},
+  opts: {
+    clock?: Clock;
+    redisUrl?: string;
+    onStoreError?: RateLimitOnStoreError;
+    /** LEDGER_INTEGRITY_OVERRIDE=1 */
+    integrityOverride?: boolean;
+  } = {},
 ): Promise<OpenService> {
   const composed = await compose({
     dataDir,
@@ -52,6 +58,7 @@ export async function openService(
     publicBaseUrl: 'http://plumbline.test',
     ...(opts.redisUrl ? { redisUrl: opts.redisUrl } : {}),
     ...(opts.onStoreError ? { onStoreError: opts.onStoreError } : {}),
+    ...(opts.integrityOverride ? { integrityOverride: true } : {}),
   });
   const app = createApp(composed.deps);
   return { app, composed, close: () => composed.close() };

@@ -105,6 +105,14 @@ const DRILLS: Drill[] = [
     ],
     verdict: /^SPLIT VIEW: the tree of size 13 does not extend the tree of size 12/,
   },
+  {
+    name: 'the last event replaced by a forged one, chain recomputed',
+    forge: (contents) => [
+      ...contents.slice(0, -1),
+      { ...contents.at(-1)!, id: 'evt_forged_0002', data: { n: 'forged' } },
+    ],
+    verdict: /^SPLIT VIEW: two roots for size 12/,
+  },
 ];
 
 describe('transparency-log drills: the monitor and the witness catch a forged history the server signed', function () {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
-import { compose, type Composed } from '../../src/compose.js';
+import { compose, type ComposeOptions, type Composed } from '../../src/compose.js';
 import { issueKey } from '../../src/orgs/issue.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { ManualClock } from '../../src/platform/clock.js';
@@ -33,7 +33,13 @@ export interface TestService {
 }
 
 export async function startService(
-  opts: { redisUrl?: string; onStoreError?: RateLimitOnStoreError; now?: string } = {},
+  opts: {
+    redisUrl?: string;
+    onStoreError?: RateLimitOnStoreError;
+    now?: string;
+    /** More composition options (transparency-log witnesses, …). */
+    compose?: Partial<ComposeOptions>;
+  } = {},
 ): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plumbline-api-'));
   const clock = new ManualClock(opts.now ?? '2026-06-15T12:00:00Z');
@@ -46,6 +52,7 @@ export async function startService(
     publicBaseUrl: 'http://plumbline.test',
     keyPepper: 'test-pepper-0123456789abcdef0123456789',
     signingKey: 'test-signing-key-0123456789abcdef01234',
+    ...opts.compose,
   });
   const app = createApp(composed.deps);
   return {

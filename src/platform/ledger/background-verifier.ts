@@ -95,8 +95,12 @@ export class BackgroundVerifier {
 
   async #runNow(): Promise<VerificationStatus> {
     const before = this.#issues.length;
-    const status = await this.#verify();
-    if (before === 0 && this.#issues.length > 0) this.options.onFailure?.(this.#issues[0]!);
+    let status = await this.#verify();
+    if (before === 0 && this.#issues.length > 0) {
+      await this.#locateFirst();
+      status = this.status();
+      this.options.onFailure?.(this.#issues[0]!);
+    }
     return status;
   }
 
@@ -140,6 +144,23 @@ export class BackgroundVerifier {
     }
     this.#lastRunAt = this.now().toISOString();
     return this.status();
+  }
+
+  /**
+   * A failure found past the watermark may follow an earlier one (a chain re-hashed from an edit
+   * further back links cleanly up to the watermark's old hash): one pass from the genesis, once,
+   * names the first bad seq.
+   */
+  async #locateFirst(): Promise<void> {
+    const found = this.#issues[0]!;
+    const from = await verifyStore(this.store, {
+      stopAtFirstIssue: true,
+      to: found.seq,
+      ...PACED,
+      ...(this.options.log ? { tree: this.options.log.tree } : {}),
+    });
+    const earliest = from.issues[0];
+    if (earliest && earliest.seq < found.seq) this.#issues = [earliest, ...this.#issues];
   }
 
   /** Re-verifies the next slice of the verified prefix, linking from the stored row before it. */

@@ -162,8 +162,20 @@ export class TransparencyLog {
     this.#latest = signed;
     this.#cosigs = new Map();
     this.#resolveWaiters(signed);
-    for (const url of this.#opts.witnesses ?? []) void this.#submit(url, signed);
+    for (const url of this.#opts.witnesses ?? []) this.#track(this.#submit(url, signed));
     return signed;
+  }
+
+  readonly #inflight = new Set<Promise<void>>();
+
+  #track(p: Promise<void>): void {
+    this.#inflight.add(p);
+    void p.finally(() => this.#inflight.delete(p));
+  }
+
+  /** Resolves once every witness submission under way has been answered (or failed). */
+  async witnessesSettled(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
   }
 
   #resolveWaiters(c: SignedCheckpoint): void {

@@ -26,7 +26,7 @@ export async function verifyTree(
   opts: { pageSize?: number; onProgress?: (n: number) => void } = {},
 ): Promise<TreeVerification> {
   const rebuilt = new TileTree(new MemoryTileStorage());
-  const pageSize = opts.pageSize ?? 5000;
+  const pageSize = opts.pageSize ?? 1000;
   for (;;) {
     const page = await source.readRecords(rebuilt.size + 1, pageSize);
     const next = page.filter((e, i) => e.seq === rebuilt.size + 1 + i);

@@ -1,0 +1,111 @@
+/**
+ * Child process for the transparency-log rows of `npm run bench`:
+ *
+ *   node --import tsx bench/tlog-child.ts append <commands> <rounds>
+ *     Ledger.append of one event per command on a fresh SQLite ledger, without the tree and with it
+ *     maintained in the append path (as compose wires it), alternating rounds; best of each.
+ *   node --import tsx bench/tlog-child.ts proofs <leaves> <samples>
+ *     a tile tree of <leaves> leaves stored in SQLite, then <samples> inclusion proofs of random
+ *     leaves at the full size, each timed (tiles read from SQLite through the tree's cache).
+ *   node --import tsx bench/tlog-child.ts ledger <DATA_DIR> <events>
+ *     writes a ledger of <events> small events (for the tile-serving load).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../src/platform/clock.js';
+import { SqliteEventStore } from '../src/platform/event-store/sqlite.js';
+import { GENESIS_HASH, linkHash } from '../src/platform/ledger/envelope.js';
+import { Ledger } from '../src/platform/ledger/ledger.js';
+import { SqliteTileStorage } from '../src/platform/tlog/sqlite-tiles.js';
+import { TileTree, type LeafEvent } from '../src/platform/tlog/tree.js';
+
+const [mode, a, b] = process.argv.slice(2);
+const META = { org_id: null, actor: 'bench', request_id: 'req_bench' };
+
+async function appendRound(commands: number, withTree: boolean): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'plumbline-bench-tlog-'));
+  const store = SqliteEventStore.open(join(dir, 'ledger.db'));
+  const tree = new TileTree(new SqliteTileStorage(store.database));
+  const ledger = await Ledger.open(store, systemClock, withTree ? { onAppended: (e) => tree.append(e) } : {});
+  const started = performance.now();
+  for (let i = 0; i < commands; i += 1)
+    await ledger.append(
+      [{ stream: `bench-${i % 50}`, type: 'BenchNoted', data: { i, note: 'x'.repeat(200) } }],
+      META,
+    );
+  const ms = performance.now() - started;
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  return (commands * 1000) / ms;
+}
+
+if (mode === 'append') {
+  const commands = Number(a);
+  const rounds = Number(b);
+  let without = 0;
+  let withTree = 0;
+  for (let r = 0; r < rounds; r += 1) {
+    without = Math.max(without, await appendRound(commands, false));
+    withTree = Math.max(withTree, await appendRound(commands, true));
+  }
+  process.stdout.write(
+    `${JSON.stringify({ commands, without_per_second: Math.round(without), with_tree_per_second: Math.round(withTree), ratio: withTree / without })}\n`,
+  );
+} else if (mode === 'proofs') {
+  const leaves = Number(a);
+  const samples = Number(b);
+  const dir = mkdtempSync(join(tmpdir(), 'plumbline-bench-proofs-'));
+  const storage = new SqliteTileStorage(join(dir, 'tlog.db'));
+  const build = performance.now();
+  const tree = new TileTree(storage);
+  let prev = GENESIS_HASH;
+  const batch: LeafEvent[] = [];
+  for (let seq = 1; seq <= leaves; seq += 1) {
+    const content_hash = linkHash(seq, 'bench', 'content');
+    batch.push({ seq, prev_hash: prev, content_hash });
+    prev = linkHash(seq, prev, content_hash);
+    if (batch.length === 10_000 || seq === leaves) tree.append(batch.splice(0));
+  }
+  const buildSeconds = (performance.now() - build) / 1000;
+  // Proofs of random leaves: most of their level-0 tiles are read back from SQLite (the tree keeps
+  // 512 tiles in memory) and their interior levels recomputed, as a long-running service does.
+  const size = tree.size;
+  const times: number[] = [];
+  let x = 0x9e3779b9;
+  for (let i = 0; i < samples; i += 1) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    const index = x % size;
+    const t = performance.now();
+    tree.inclusionProof(index, size);
+    times.push(performance.now() - t);
+  }
+  times.sort((p, q) => p - q);
+  storage.close();
+  rmSync(dir, { recursive: true, force: true });
+  const at = (q: number) =>
+    Number(times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(3));
+  process.stdout.write(
+    `${JSON.stringify({ leaves: size, samples, build_seconds: Number(buildSeconds.toFixed(2)), p50_ms: at(0.5), p99_ms: at(0.99), max_ms: at(1) })}\n`,
+  );
+} else if (mode === 'ledger') {
+  const store = SqliteEventStore.open(join(a!, 'ledger.db'));
+  const ledger = await Ledger.open(store, systemClock);
+  const events = Number(b);
+  for (let i = 0; i < events; i += 500)
+    await ledger.append(
+      Array.from({ length: Math.min(500, events - i) }, (_, j) => ({
+        stream: 'bench',
+        type: 'BenchNoted',
+        data: { i: i + j },
+      })),
+      META,
+    );
+  await store.close();
+  process.stdout.write(`${JSON.stringify({ events })}\n`);
+} else {
+  process.stderr.write(
+    'usage: tlog-child.ts append <commands> <rounds> | proofs <leaves> <samples> | ledger <dir> <n>\n',
+  );
+  process.exit(2);
+}

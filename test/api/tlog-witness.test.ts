@@ -1,0 +1,141 @@
+/**
+ * The service as a tlog-witness client (C2SP tlog-witness, tlog-cosignature): each new checkpoint
+ * goes to every WITNESS_URLS entry with a consistency proof from the witness's last size, and the
+ * cosignatures that come back are served with the checkpoint. The witness here follows the spec's
+ * add-checkpoint rules (403 unknown key, 409 with text/x.tlog.size on a stale old size, 422 on a
+ * bad proof) and keeps only its last cosigned size and root, as a real one does.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import request from 'supertest';
+import { parseCheckpointText } from '../../src/platform/tlog/checkpoint.js';
+import { verifyConsistency } from '../../src/platform/tlog/merkle.js';
+import {
+  cosignatureLine,
+  cosignatureTime,
+  ed25519Signer,
+  parseNote,
+  parseVerifierKey,
+  SIG_COSIGNATURE_V1,
+  verifyNote,
+  type NoteVerifier,
+} from '../../src/platform/tlog/note.js';
+import { startService, type TestService } from '../support/service.js';
+
+interface Witness {
+  url: string;
+  verifierKey: string;
+  state: { size: number; root: Buffer | null };
+  requests: string[];
+  close(): Promise<void>;
+}
+
+async function startWitness(logKey: () => NoteVerifier, now: () => number): Promise<Witness> {
+  const signer = ed25519Signer('witness.test/w1', Buffer.alloc(32, 9), SIG_COSIGNATURE_V1);
+  const state: Witness['state'] = { size: 0, root: null };
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      requests.push(body);
+      const answer = (status: number, text: string, type = 'text/plain; charset=utf-8') => {
+        res.writeHead(status, { 'content-type': type }).end(text);
+      };
+      const split = body.indexOf('\n\n');
+      const head = body.slice(0, split).split('\n');
+      const note = body.slice(split + 2);
+      const old = Number(/^old (\d+)$/.exec(head[0] ?? '')?.[1] ?? NaN);
+      const proof = head.slice(1).map((l) => Buffer.from(l, 'base64'));
+      const parsed = parseNote(note);
+      const c = parsed && parseCheckpointText(parsed.text);
+      if (req.url !== '/add-checkpoint' || !c || Number.isNaN(old)) return answer(400, 'bad request\n');
+      if (!verifyNote(note, logKey())) return answer(403, 'unknown key\n');
+      if (old > c.size) return answer(400, 'old size beyond the checkpoint\n');
+      if (old !== state.size) return answer(409, `${state.size}\n`, 'text/x.tlog.size');
+      if (!verifyConsistency(old, c.size, state.root ?? Buffer.alloc(32), c.root, proof))
+        return answer(422, 'inconsistent\n');
+      state.size = c.size;
+      state.root = c.root;
+      return answer(200, cosignatureLine(parsed.text, signer, now()));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    verifierKey: signer.verifierKey,
+    state,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('transparency log witnesses (C2SP tlog-witness client)', function () {
+  this.timeout(30_000);
+  let svc: TestService;
+  let witness: Witness;
+  const meta = { org_id: null, actor: 'witness-test', request_id: 'req_witness' };
+  const append = (n: number) =>
+    svc.composed.deps.ledger.append(
+      Array.from({ length: n }, (_, i) => ({ stream: 'witnessed', type: 'WitnessNoted', data: { i } })),
+      meta,
+    );
+
+  beforeEach(async () => {
+    witness = await startWitness(
+      () => parseVerifierKey(svc.composed.deps.tlog.verifierKey),
+      () => 1_750_000_000,
+    );
+    svc = await startService({ compose: { witnessUrls: [witness.url] } });
+  });
+  afterEach(async () => {
+    await svc.close();
+    await witness.close();
+  });
+
+  it('submits each checkpoint with a proof from the witness’s size and serves the cosigned checkpoint', async () => {
+    const key = await svc.key('Monitor', ['tlog:read']);
+    const tlog = svc.composed.deps.tlog;
+    await append(10);
+    const first = (await tlog.publish())!;
+    await tlog.witnessesSettled();
+    expect(witness.requests[0]!.startsWith('old 0\n\n')).to.equal(true);
+    expect(witness.state.size).to.equal(first.size);
+
+    await append(300);
+    const second = (await tlog.publish())!;
+    await tlog.witnessesSettled();
+    expect(witness.requests[1]!.startsWith(`old ${first.size}\n`)).to.equal(true);
+    expect(witness.state.size).to.equal(second.size);
+
+    const served = await request(svc.app).get('/tlog/checkpoint').set('Authorization', `Bearer ${key.key}`);
+    const wv = parseVerifierKey(witness.verifierKey);
+    expect(cosignatureTime(served.text, wv)).to.equal(1_750_000_000);
+    expect(verifyNote(served.text, parseVerifierKey(tlog.verifierKey))).to.equal(true);
+    const cosigned = await request(svc.app)
+      .get('/tlog/checkpoint/cosigned')
+      .set('Authorization', `Bearer ${key.key}`);
+    expect(cosigned.text).to.equal(served.text);
+  });
+
+  it('resubmits from the size a witness says it holds (409 text/x.tlog.size)', async () => {
+    const tlog = svc.composed.deps.tlog;
+    await append(5);
+    await tlog.publish();
+    await tlog.witnessesSettled();
+    // The witness lost its state (a fresh deployment): it holds nothing, the log believes otherwise.
+    witness.state.size = 0;
+    witness.state.root = null;
+    await append(5);
+    const latest = (await tlog.publish())!;
+    await tlog.witnessesSettled();
+    expect(witness.requests.slice(-2).map((r) => r.split('\n')[0])).to.deep.equal(['old 5', 'old 0']);
+    expect(witness.state.size).to.equal(latest.size);
+    expect(cosignatureTime(tlog.servedCheckpoint()!, parseVerifierKey(witness.verifierKey))).to.equal(
+      1_750_000_000,
+    );
+  });
+});
