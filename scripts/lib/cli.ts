@@ -19,8 +19,15 @@ export interface Cli<V> {
   json: boolean;
 }
 
-/** Parses argv; prints usage and exits 0 on --help, 2 on a bad flag. */
-export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(usage: string, options: O) {
+/** sysexits EX_USAGE: for CLIs whose exit 2 means something else (ledger:monitor, ledger:audit). */
+export const EXIT_USAGE_EX = 64;
+
+/** Parses argv; prints usage and exits 0 on --help, `usageExit` (default 2) on a bad flag. */
+export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(
+  usage: string,
+  options: O,
+  usageExit = EXIT_USAGE,
+) {
   try {
     const parsed = parseArgs({
       args: process.argv.slice(2),
@@ -35,7 +42,7 @@ export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(usag
     return { values: parsed.values, positionals: parsed.positionals, json: values.json === true };
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${usage.trim()}\n`);
-    process.exit(EXIT_USAGE);
+    process.exit(usageExit);
   }
 }
 

@@ -58,11 +58,16 @@ function contentHashOf(event: Record<string, unknown>): string {
   return text === undefined ? '' : sha256Hex(text);
 }
 
-/** JCS of {seq, prev_hash, content_hash}: keys sort content_hash < prev_hash < seq. */
+/**
+ * JCS of {seq, prev_hash, content_hash} (keys sort content_hash < prev_hash < seq): the bytes whose
+ * SHA-256 is the event's hash, and the event's leaf input in the transparency log.
+ */
+export function linkInputOf(seq: number, prevHash: string, contentHash: string): string {
+  return `{"content_hash":${JSON.stringify(contentHash)},"prev_hash":${JSON.stringify(prevHash)},"seq":${seq}}`;
+}
+
 function linkHashOf(seq: number, prevHash: string, contentHash: string): string {
-  return sha256Hex(
-    `{"content_hash":${JSON.stringify(contentHash)},"prev_hash":${JSON.stringify(prevHash)},"seq":${seq}}`,
-  );
+  return sha256Hex(linkInputOf(seq, prevHash, contentHash));
 }
 
 /** Verifies consecutive ledger events (e.g. pages of `GET /api/ledger`); never throws on bad data. */

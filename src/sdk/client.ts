@@ -22,7 +22,9 @@ import type {
   History,
   HistoryOptions,
   LedgerEntry,
+  LedgerConsistencyProof,
   LedgerPage,
+  LedgerReceipt,
   LedgerVerifyStatus,
   NotarizationResult,
   NotarizeBody,
@@ -307,5 +309,18 @@ export class Plumbline {
   /** The server's verification watermark (not a rerun: use verifyChain for your own check). */
   ledgerVerifyStatus(): Promise<LedgerVerifyStatus> {
     return this.#get('/api/ledger/verify');
+  }
+
+  // -- transparency log (docs/transparency-log.md): check what these return with verifyReceipt,
+  // verifyCheckpoint and verifyConsistency before trusting it ------------------------------------
+
+  /** A receipt for the event of `seq` or `hash` against the latest checkpoint. */
+  inclusionProof(of: { seq: number } | { hash: string }): Promise<LedgerReceipt> {
+    return this.#get('/api/ledger/proof/inclusion', { ...of });
+  }
+
+  /** The consistency proof from the tree of size `from` to `to` (default: the latest checkpoint). */
+  consistencyProof(from: number, to?: number): Promise<LedgerConsistencyProof> {
+    return this.#get('/api/ledger/proof/consistency', { from, to });
   }
 }

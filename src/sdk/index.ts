@@ -21,4 +21,47 @@ export {
   type ChainVerification,
   type VerifyChainOptions,
 } from './chain.js';
+export {
+  EMPTY_ROOT,
+  hashChildren,
+  hashLeaf,
+  rootFromInclusionProof,
+  verifyConsistencyProof,
+  verifyInclusion,
+} from './merkle.js';
+export {
+  cosignatureMessage,
+  isKeyName,
+  keyIdHex,
+  NOTE_KEY_COSIGNATURE_V1,
+  NOTE_KEY_ED25519,
+  NoteError,
+  noteKeyId,
+  openNote,
+  parseNote,
+  parseVerifierKey,
+  verifyNoteSignature,
+  type NoteKeyType,
+  type NoteSignature,
+  type NoteVerifierKey,
+  type ParsedNote,
+  type VerifiedSignature,
+} from './note.js';
+export {
+  parseCheckpointText,
+  verifyCheckpoint,
+  type Checkpoint,
+  type VerifiedCheckpoint,
+  type VerifyCheckpointOptions,
+} from './checkpoint.js';
+export {
+  proofBytes,
+  verifyConsistency,
+  verifyReceipt,
+  type ReceiptFailure,
+  type ReceiptVerification,
+  type ConsistencyFailure,
+  type ConsistencyVerification,
+  type ProofHashes,
+} from './transparency.js';
 export type * from './types.js';

@@ -823,3 +823,29 @@ export interface LedgerVerifyStatus {
   issues: { code: string; seq: number; expected: string; actual: string }[];
   last_run_at: string | null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Transparency log (docs/transparency-log.md)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Proof that an event is leaf `leaf_index` of the tree a signed checkpoint commits to. Event hashes
+ * are hex; Merkle hashes are standard base64.
+ */
+export interface LedgerReceipt {
+  event: { seq: number; prev_hash: string; content_hash: string; hash: string };
+  leaf_index: number;
+  tree_size: number;
+  inclusion_proof: string[];
+  /** The signed checkpoint note (log signature first, then any witness cosignatures). */
+  checkpoint: string;
+}
+
+/** Proof that the tree of size `to` extends the tree of size `from`. */
+export interface LedgerConsistencyProof {
+  from: number;
+  to: number;
+  consistency_proof: string[];
+  /** The signed checkpoint note of size `to`, when `to` is the latest checkpoint's size; else null. */
+  checkpoint: string | null;
+}

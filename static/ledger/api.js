@@ -1,5 +1,5 @@
-// Reads of the ledger read API (SPEC §9) for the explorer. The key travels as a Bearer token on
-// same-origin requests only; nothing here stores it.
+// Reads of the ledger read API (SPEC §9) and the transparency log's proofs for the explorer. The
+// key travels as a Bearer token on same-origin requests only; nothing here stores it.
 
 /** The largest page the API serves (GET /api/ledger limit 1–500). */
 export const MAX_PAGE = 500;
@@ -23,9 +23,7 @@ async function problemDetail(response) {
   }
 }
 
-/** One page: events with seq > after, at most `limit`, and the ledger head. */
-export async function fetchPage(key, after, limit) {
-  const url = `/api/ledger?after=${encodeURIComponent(after)}&limit=${encodeURIComponent(limit)}`;
+async function getJson(key, url) {
   const response = await fetch(url, {
     headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
     credentials: 'omit',
@@ -39,6 +37,24 @@ export async function fetchPage(key, after, limit) {
     );
   }
   return response.json();
+}
+
+/** One page: events with seq > after, at most `limit`, and the ledger head. */
+export function fetchPage(key, after, limit) {
+  return getJson(key, `/api/ledger?after=${encodeURIComponent(after)}&limit=${encodeURIComponent(limit)}`);
+}
+
+/** The receipt of the event `seq`: its inclusion proof under the latest signed checkpoint. */
+export function fetchReceipt(key, seq) {
+  return getJson(key, `/api/ledger/proof/inclusion?seq=${encodeURIComponent(seq)}`);
+}
+
+/** The consistency proof from the tree of size `from` to the tree of size `to`. */
+export function fetchConsistency(key, from, to) {
+  return getJson(
+    key,
+    `/api/ledger/proof/consistency?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+  );
 }
 
 /** A sentence for the reader, per failure kind. */

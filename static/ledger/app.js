@@ -1,17 +1,20 @@
 // The ledger explorer: key handling, paging (position in the URL fragment, so a reload shows the
-// same page), client-side filters, and chain verification from seq 1 through the page shown.
+// same page), client-side filters, and verification of the page shown against the transparency
+// log's signed checkpoint, with the log verifier key the reader gives.
 import { describeError, fetchPage, LedgerApiError } from './api.js';
-import { ChainCheck } from './chain.js';
+import { LogCheck } from './chain.js';
 import { eventRow, fillTypeOptions, matches, renderChainStatus, showDetails } from './view.js';
 
 // sessionStorage, never localStorage: the key dies with the tab and is not shared across tabs.
 const KEY_STORAGE = 'plumbline.ledger.key';
+const LOG_KEY_STORAGE = 'plumbline.ledger.log-key';
 const PAGE_SIZES = [25, 50, 100, 200, 500];
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   keyForm: $('key-form'),
   keyInput: $('api-key'),
+  logKeyInput: $('log-key'),
   keyStatus: $('key-status'),
   forget: $('forget-key'),
   section: $('events-section'),
@@ -31,7 +34,7 @@ const ui = {
   dialog: $('detail'),
 };
 
-const state = { key: null, check: null, page: null, head: null, progress: null, loadId: 0 };
+const state = { key: null, check: null, page: null, head: null, verifying: false, failure: null, loadId: 0 };
 
 function position() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -57,7 +60,7 @@ function lastShownSeq() {
 
 function renderChain() {
   if (!state.check) return;
-  const show = renderChainStatus(ui.chain, state.check, lastShownSeq(), state.head, state.progress);
+  const show = renderChainStatus(ui.chain, state.check, state.page, state.head, state);
   show?.addEventListener('click', () => go(state.check.broken.seq - 1));
 }
 
@@ -100,8 +103,17 @@ async function load() {
     ui.section.hidden = false;
     fillTypeOptions(ui.type, body.events);
     renderPager();
+    Object.assign(state, { verifying: true, failure: null });
     renderRows();
-    await verifyThrough(lastShownSeq());
+    const check = state.check;
+    try {
+      await check.verifyPage(state.page);
+    } catch (error) {
+      if (id === state.loadId) state.failure = describeError(error);
+    }
+    if (id !== state.loadId || check !== state.check) return;
+    state.verifying = false;
+    renderRows();
   } catch (error) {
     if (id !== state.loadId) return;
     setKeyStatus(describeError(error), true);
@@ -109,20 +121,19 @@ async function load() {
   }
 }
 
-async function verifyThrough(seq) {
-  const check = state.check;
-  await check.extendTo(seq, state.page, (done, target) => {
-    state.progress = done < target ? { done, target } : null;
-    renderChain();
-  });
-  state.progress = null;
-  if (check === state.check) renderRows();
-}
-
-function useKey(key) {
+function useKey(key, logKey) {
+  let check;
+  try {
+    check = new LogCheck(key, logKey);
+  } catch (error) {
+    setKeyStatus(`That is not a log verifier key: ${error.message}`, true);
+    return;
+  }
   state.key = key;
-  state.check = new ChainCheck(key);
+  state.check = check;
   sessionStorage.setItem(KEY_STORAGE, key);
+  sessionStorage.setItem(LOG_KEY_STORAGE, logKey);
+  ui.logKeyInput.value = logKey;
   ui.forget.hidden = false;
   setKeyStatus('Using the key from this tab’s session storage. Forget it when you are done.');
   void load();
@@ -130,20 +141,23 @@ function useKey(key) {
 
 function forgetKey(announce = true) {
   sessionStorage.removeItem(KEY_STORAGE);
-  Object.assign(state, { key: null, check: null, page: null, head: null, progress: null });
+  sessionStorage.removeItem(LOG_KEY_STORAGE);
+  Object.assign(state, { key: null, check: null, page: null, head: null, verifying: false, failure: null });
   state.loadId += 1;
   ui.forget.hidden = true;
   ui.section.hidden = true;
   ui.rows.replaceChildren();
   ui.keyInput.value = '';
+  ui.logKeyInput.value = '';
   if (announce) setKeyStatus('Key forgotten: removed from this tab’s session storage.');
 }
 
 ui.keyForm.addEventListener('submit', (e) => {
   e.preventDefault();
   const key = ui.keyInput.value.trim();
+  const logKey = ui.logKeyInput.value.trim();
   ui.keyInput.value = '';
-  if (key) useKey(key);
+  if (key && logKey) useKey(key, logKey);
 });
 ui.forget.addEventListener('click', () => forgetKey());
 ui.first.addEventListener('click', () => go(0));
@@ -161,4 +175,5 @@ ui.stream.addEventListener('input', renderRows);
 window.addEventListener('hashchange', () => void load());
 
 const stored = sessionStorage.getItem(KEY_STORAGE);
-if (stored) useKey(stored);
+const storedLogKey = sessionStorage.getItem(LOG_KEY_STORAGE);
+if (stored && storedLogKey) useKey(stored, storedLogKey);

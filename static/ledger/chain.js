@@ -1,81 +1,121 @@
-// Chain verification for the explorer: walks the ledger from seq 1 up to the page shown, in API
-// pages, with the SDK's verifyChain (SHA-256 via @noble/hashes, RFC 8785 canonical JSON), and
-// remembers how far it got, so paging back costs nothing and paging forward verifies only the rest.
-import { verifyChain } from '/sdk/plumbline.js';
-import { fetchPage, MAX_PAGE } from './api.js';
+// Page verification against the transparency log (docs/transparency-log.md): the page's events are
+// checked on their own — content and link hashes with the SDK's verifyChain — and then anchored in
+// the log: the last good event's receipt (its inclusion proof under a checkpoint signed by the log's
+// key) verifies with the SDK's verifyReceipt, and since every event's hash commits to the one before
+// it, that one proof covers every event of the page before it. Each newer checkpoint must be
+// consistent with the last one verified in this tab (verifyConsistency), so paging can never be
+// shown two histories. Nothing is rehashed from seq 1.
+import {
+  parseVerifierKey,
+  verifyChain,
+  verifyCheckpoint,
+  verifyConsistency,
+  verifyReceipt,
+} from '/sdk/plumbline.js';
+import { fetchConsistency, fetchReceipt } from './api.js';
 
-const GENESIS = Object.freeze({ seq: 0, hash: '0'.repeat(64) });
-
-/** The SDK's issue codes in words. */
+/** The SDK's issue and failure codes in words. */
 export const ISSUE_TEXT = {
   content_hash_mismatch: 'content hash mismatch',
   hash_mismatch: 'link hash mismatch',
   broken_link: 'prev_hash does not match the previous event’s hash',
   seq_gap: 'gap in the sequence',
+  malformed: 'the log answered no receipt for it',
+  bad_checkpoint: 'the checkpoint is not signed by the log key',
+  event_hash_mismatch: 'the receipt’s event does not hash to its own hash',
+  size_mismatch: 'the receipt and its checkpoint disagree on the tree size',
+  index_mismatch: 'the receipt names another leaf',
+  not_included: 'not in the log: the inclusion proof does not lead to the signed root',
+  other_event: 'the log holds another event at this seq',
+  rollback: 'rollback: the log shows a smaller tree than it signed before',
+  split_view: 'split view: the log’s checkpoints are not one append-only history',
+  origin_mismatch: 'the checkpoint is another log’s',
+  malformed_proof: 'the consistency proof is malformed',
 };
 
-export class ChainCheck {
+const SAME_LINK = (a, b) =>
+  a.seq === b.seq && a.hash === b.hash && a.prev_hash === b.prev_hash && a.content_hash === b.content_hash;
+
+export class LogCheck {
   #key;
-  #queue = Promise.resolve();
-  /** The last verified event ({seq, hash}); seq 0 before anything is verified. */
-  tip = GENESIS;
-  /** The first bad link found ({seq, code, text}), after which nothing is verified. */
+  #logKey;
+  /** The newest checkpoint verified in this tab ({origin, size, root}); each later one must extend it. */
+  checkpoint = null;
+  /** For the page shown: the last seq verified, the first problem ({seq, code, text}), redacted count. */
+  verifiedThrough = 0;
   broken = null;
-  /** Redacted events among the verified ones (link-level check only). */
   redacted = 0;
+  #pageFirst = 0;
 
-  constructor(key) {
+  /** `logKey` is the log's verifier key text; throws the SDK's NoteError when it is not one. */
+  constructor(key, logKey) {
     this.#key = key;
+    this.#logKey = parseVerifierKey(logKey);
   }
 
-  get verifiedThrough() {
-    return this.tip.seq;
+  get origin() {
+    return this.#logKey.name;
   }
 
-  /**
-   * Verifies up to seq `through`. `page` ({after, events}) is the page on screen: when it starts
-   * right at the tip it is verified as fetched, so the rows shown are the rows checked. Calls are
-   * queued so fast paging never verifies the same range twice.
-   */
-  extendTo(through, page, onProgress) {
-    const run = () => this.#extend(through, page, onProgress);
-    this.#queue = this.#queue.then(run, run);
-    return this.#queue;
-  }
-
-  async #extend(through, page, onProgress) {
-    while (this.broken === null && this.tip.seq < through) {
-      const events =
-        page && page.after === this.tip.seq && page.events.length > 0
-          ? page.events
-          : (await fetchPage(this.#key, this.tip.seq, Math.min(MAX_PAGE, through - this.tip.seq))).events;
-      if (events.length === 0) return; // the ledger ends before `through`
-      this.#check(events);
-      onProgress?.(this.tip.seq, through);
+  /** Verifies the page ({after, events}) shown. */
+  async verifyPage(page) {
+    const events = page.events;
+    this.#pageFirst = events[0]?.seq ?? page.after + 1;
+    this.verifiedThrough = page.after;
+    this.broken = null;
+    this.redacted = 0;
+    if (events.length === 0) return;
+    const chain = verifyChain(events);
+    const issue = chain.ok ? null : chain.issues[0];
+    const good = issue ? events.filter((e) => e.seq < issue.seq) : events;
+    if (issue) this.broken = { seq: issue.seq, code: issue.code, text: ISSUE_TEXT[issue.code] ?? issue.code };
+    const anchor = good.at(-1);
+    if (!anchor) return;
+    const failure = await this.#anchor(anchor);
+    if (failure) {
+      this.broken = { seq: anchor.seq, code: failure, text: ISSUE_TEXT[failure] ?? failure };
+      return;
     }
+    this.verifiedThrough = anchor.seq;
+    this.redacted = good.filter((e) => e.type === 'Redacted').length;
   }
 
-  #check(events) {
-    const result = verifyChain(events, { from: this.tip });
-    const firstBad = result.ok ? null : result.issues[0];
-    for (const event of events) {
-      if (firstBad && event.seq >= firstBad.seq) break;
-      if (event.type === 'Redacted') this.redacted += 1;
-      this.tip = { seq: event.seq, hash: event.hash };
+  /** Null when `event` is proven in the log under a checkpoint consistent with the ones seen; else why not. */
+  async #anchor(event) {
+    const receipt = await fetchReceipt(this.#key, event.seq);
+    const result = await verifyReceipt(receipt, this.#logKey);
+    if (!result.valid) return result.reason;
+    if (!SAME_LINK(receipt.event, event)) return 'other_event';
+    const next = result.checkpoint;
+    const prev = this.checkpoint;
+    if (prev && next.size < prev.size) return 'rollback';
+    if (prev && next.size === prev.size) {
+      const same = verifyConsistency(prev, next, []);
+      if (!same.ok) return same.reason;
+    } else if (prev) {
+      const proof = await fetchConsistency(this.#key, prev.size, next.size);
+      if (typeof proof.checkpoint === 'string') {
+        let signed;
+        try {
+          signed = await verifyCheckpoint(proof.checkpoint, this.#logKey);
+        } catch {
+          return 'bad_checkpoint';
+        }
+        const same = verifyConsistency(next, signed, []);
+        if (!same.ok) return same.reason;
+      }
+      const consistent = verifyConsistency(prev, next, proof.consistency_proof ?? []);
+      if (!consistent.ok) return consistent.reason;
     }
-    if (firstBad) {
-      this.broken = {
-        seq: firstBad.seq,
-        code: firstBad.code,
-        text: ISSUE_TEXT[firstBad.code] ?? firstBad.code,
-      };
-    }
+    this.checkpoint = { origin: next.origin, size: next.size, root: next.root };
+    return null;
   }
 
-  /** 'verified' | 'broken' | 'after-break' | 'pending' for one seq. */
+  /** 'verified' | 'broken' | 'after-break' | 'pending' for one seq of the page. */
   statusOf(seq) {
-    if (seq <= this.tip.seq) return 'verified';
+    if (seq >= this.#pageFirst && seq <= this.verifiedThrough) return 'verified';
     if (this.broken === null) return 'pending';
-    return seq === this.broken.seq ? 'broken' : 'after-break';
+    if (seq === this.broken.seq) return 'broken';
+    return seq > this.broken.seq ? 'after-break' : 'pending';
   }
 }

@@ -90,37 +90,46 @@ export function matches(event, type, stream) {
   return typeof event.stream === 'string' && event.stream.toLowerCase().includes(stream.toLowerCase());
 }
 
-/** The banner above the table. */
-export function renderChainStatus(node, check, shownThrough, head, progress) {
+/** The banner above the table: what the page was verified against, or the first problem. */
+export function renderChainStatus(node, check, page, head, progress) {
   node.classList.remove('pending', 'ok', 'bad');
   node.replaceChildren();
+  if (progress.failure) {
+    node.classList.add('bad');
+    node.append(el('strong', { text: `Could not verify this page: ${progress.failure}` }));
+    return null;
+  }
   if (check.broken) {
     node.classList.add('bad');
     const text = `Broken link at seq ${check.broken.seq}: ${check.broken.text}.`;
     const after =
-      check.verifiedThrough > 0 ? ` Verified through seq ${check.verifiedThrough} before it.` : '';
+      check.verifiedThrough > (page?.after ?? 0)
+        ? ` Verified through seq ${check.verifiedThrough} before it.`
+        : '';
     node.append(el('strong', { text }), after);
     const show = el('button', { type: 'button', id: 'show-broken', text: `Show seq ${check.broken.seq}` });
     node.append(' ', show);
     return show;
   }
-  if (progress) {
+  if (progress.verifying) {
     node.classList.add('pending');
-    node.textContent = `Verifying the chain… seq ${progress.done} of ${progress.target}`;
+    node.textContent = 'Verifying this page against the log’s signed checkpoint…';
     return null;
   }
-  if (shownThrough === 0) {
+  if (!page || page.events.length === 0) {
     node.classList.add('pending');
-    node.textContent = 'The ledger is empty: nothing to verify.';
+    node.textContent = 'No events on this page: nothing to verify.';
     return null;
   }
   node.classList.add('ok');
   const redacted =
     check.redacted > 0 ? ` (${check.redacted} redacted events checked at link level only)` : '';
   const atHead = head && head.seq === check.verifiedThrough ? ' — the ledger head' : '';
+  const cp = check.checkpoint;
   node.append(
-    el('strong', { text: `Chain verified through seq ${check.verifiedThrough}` }),
-    `${atHead}${redacted}.`,
+    el('strong', { text: `Verified seq ${page.events[0].seq}–${check.verifiedThrough}` }),
+    `${atHead}: in the log ${check.origin}, under its signed checkpoint of ${cp.size} events` +
+      `, consistent with every checkpoint seen in this tab${redacted}.`,
   );
   return null;
 }

@@ -37,9 +37,10 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
   }
 
-  async function openWithKey(page: Page): Promise<void> {
+  async function openWithKey(page: Page, logKey = svc.composed.deps.tlog.verifierKey): Promise<void> {
     await page.goto(`${server.baseUrl}/mesh-ledger.html`);
     await page.getByLabel(/API key with the/).fill(lender.key);
+    await page.getByLabel(/Log verifier key/).fill(logKey);
     await page.getByRole('button', { name: 'Use key' }).click();
   }
 
@@ -73,12 +74,22 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     await svc.close();
   });
 
-  it('lists the events with abbreviated hashes and verifies the chain through the head, redacted ones included', async () => {
+  it('lists the events with abbreviated hashes and verifies the page against the signed checkpoint, redacted ones included', async () => {
     const head = await svc.head();
     const page = await browser.newPage();
     const problems = await watchProblems(page);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname + new URL(r.url()).search));
     await openWithKey(page);
-    await page.getByText(`Chain verified through seq ${head}`).waitFor();
+    await page.getByText(`Verified seq 1–${head}`).waitFor();
+    expect(await page.locator('#chain-status').textContent()).to.include(
+      `in the log ${svc.composed.deps.tlog.latest!.origin}, under its signed checkpoint of ${head} events`,
+    );
+    // One page, one receipt: no walk from seq 1.
+    expect(requests.filter((r) => r.startsWith('/api/'))).to.deep.equal([
+      '/api/ledger?after=0&limit=50',
+      `/api/ledger/proof/inclusion?seq=${head}`,
+    ]);
     const rows = page.locator('#event-rows tr');
     expect(await rows.count()).to.equal(head);
     const seqs = await page.locator('#event-rows tr th').allTextContents();
@@ -104,9 +115,14 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     await page.locator('#event-rows tr').first().waitFor();
     const stored = await page.evaluate(() => ({
       session: sessionStorage.getItem('plumbline.ledger.key'),
+      logKey: sessionStorage.getItem('plumbline.ledger.log-key'),
       local: localStorage.length,
     }));
-    expect(stored).to.deep.equal({ session: lender.key, local: 0 });
+    expect(stored).to.deep.equal({
+      session: lender.key,
+      logKey: svc.composed.deps.tlog.verifierKey,
+      local: 0,
+    });
     await page.getByRole('button', { name: 'Forget key' }).click();
     expect(await page.evaluate(() => sessionStorage.length)).to.equal(0);
     expect(await page.locator('#events-section').isHidden()).to.equal(true);
@@ -156,7 +172,7 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     const page = await browser.newPage();
     const problems = await watchProblems(page);
     await openWithKey(page);
-    await page.getByText(`Chain verified through seq ${await svc.head()}`).waitFor();
+    await page.getByText(`Verified seq 1–${await svc.head()}`).waitFor();
 
     tamper(
       svc,
@@ -179,6 +195,38 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     await screenshot(page, 'mesh-ledger-broken');
     expect(problems.pageErrors).to.deep.equal([]);
     expect(await problems.cspViolations()).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('verifies a later page with one receipt and the consistency proof from the checkpoint seen before', async () => {
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    await openWithKey(page);
+    const before = await svc.head();
+    await page.getByText(`Verified seq 1–${before}`).waitFor();
+    await register(lender, 'Later Steel Erectors LLC');
+    const head = await svc.head();
+    requests.length = 0;
+    await page.locator('#goto-seq').fill(String(head - 1));
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await page.getByText(`Verified seq ${head - 1}–${head} — the ledger head`).waitFor();
+    expect(requests.filter((r) => r.startsWith('/api/ledger/proof'))).to.deep.equal([
+      `/api/ledger/proof/inclusion?seq=${head}`,
+      `/api/ledger/proof/consistency?from=${before}&to=${head}`,
+    ]);
+    await page.close();
+  });
+
+  it('refuses to verify against a verifier key that is not the log’s', async () => {
+    const page = await browser.newPage();
+    const other = 'plumbline.test/ledger+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k';
+    await openWithKey(page, svc.composed.deps.tlog.verifierKey.replace(/\+[0-9a-f]{8}\+/, '+00000000+'));
+    await page.getByText(/That is not a log verifier key/).waitFor();
+    await openWithKey(page, other.replace('plumbline.test/ledger', 'example.com/foo'));
+    const head = await svc.head();
+    await page.getByText(`Broken link at seq ${head}: the checkpoint is not signed by the log key`).waitFor();
+    expect(await page.locator('#event-rows .chain.verified').count()).to.equal(0);
     await page.close();
   });
 });

@@ -12,6 +12,7 @@ import type { SealedEvent } from '../../src/platform/ledger/envelope.js';
 import type * as F from '../../src/projects/facts.js';
 import type { EntityRecord } from '../../src/registry/state.js';
 import type { RailName as ServerRailName } from '../../src/rails/rail.js';
+import type { Receipt as ServerReceipt } from '../../src/platform/tlog/receipt.js';
 import type * as Sdk from '../../src/sdk/index.js';
 
 type Assignable<From, To> = [From] extends [To] ? true : false;
@@ -30,4 +31,5 @@ export const SDK_TYPES_MATCH_SERVER: [
   Assignable<SealedEvent, Sdk.LedgerEvent>,
   Assignable<RedactedEvent, Sdk.RedactedLedgerEvent>,
   Same<ServerRailName, Sdk.RailName>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+  Assignable<ServerReceipt, Sdk.LedgerReceipt>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
