@@ -160,7 +160,7 @@ export function historyAction(s: Service): LenderAction {
       const entity = resolveEntity(s.runtime.state(registryProjection), body.entity);
       const viewer = authOf(req).org_id;
       const byseq = concerns(s, entity);
-      for (const e of await s.ledger.store.readStream(`entity-${entity.entity_id}`)) {
+      for (const e of await s.ledger.streamEvents(`entity-${entity.entity_id}`)) {
         if (!byseq.has(e.seq))
           byseq.set(e.seq, {
             seq: e.seq,
@@ -175,9 +175,8 @@ export function historyAction(s: Service): LenderAction {
       const page = seqs.slice(0, body.limit);
       const projects = s.runtime.state(projectsProjection).projects;
       const events = [];
-      for (const seq of page) {
-        const [event] = await s.ledger.store.read(seq, 1);
-        if (!event || event.seq !== seq) continue;
+      for (const event of await s.ledger.eventsAt(page)) {
+        const seq = event.seq;
         const concern = byseq.get(seq);
         const projectId = concern?.project_id ?? null;
         const visible =

@@ -85,6 +85,25 @@ export class Ledger {
     return this.#head;
   }
 
+  /**
+   * The recorded events at the given positions, in the order asked (positions past the head are
+   * left out). Read models keep positions, not payloads; this is how a query renders the events it
+   * found without reading the store itself.
+   */
+  async eventsAt(seqs: readonly number[]): Promise<SealedEvent[]> {
+    const out: SealedEvent[] = [];
+    for (const seq of seqs) {
+      const [event] = await this.store.read(seq, 1);
+      if (event?.seq === seq) out.push(event);
+    }
+    return out;
+  }
+
+  /** Every event of one stream, in seq order. */
+  streamEvents(stream: string): Promise<SealedEvent[]> {
+    return this.store.readStream(stream);
+  }
+
   /** How many append conflicts this writer has met (for /metrics). */
   get conflicts(): number {
     return this.#conflicts;
