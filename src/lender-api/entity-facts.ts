@@ -127,7 +127,7 @@ export function entityFacts(
     observations: s.runtime.state(observationsProjection),
     findings,
     registry,
-    memo: factsMemoOf(s.runtime).for(`${entity.entity_id}|${outcome}`),
+    memo: factsMemoOf(s.runtime).for(entity.entity_id, outcome),
   };
 }
 

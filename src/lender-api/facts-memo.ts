@@ -3,17 +3,30 @@
  * behavioral assessment) while those facts stay the same, so repeated `score` calls on a busy
  * entity cost the report's assembly, not a fresh walk over every project, draw and observation.
  *
- * The facts `entityFacts` assembles come from the projects, observations, governance and registry
- * read models. The credit capability's own events (issued reports, behavioral transitions, registry
- * verifications) are folded only by the credit read model, so they leave the facts as they were;
- * any other event may change them, and forgets everything remembered. Keys carry the day (see
- * `derived` in src/credit/inputs.ts), so a new day computes afresh too. The one credit event that
- * does change facts — a RegistryVerified carrying a live SAM.gov answer, which the registry check
- * then reads for 24 hours — is covered by the caller: `entityFacts` asks for the memo of the entity
- * *and its registry outcome*, so a new outcome starts a fresh memo. Remembered values are
- * shared by every later call, so callers treat them as read-only (they are not frozen: they hold
- * references into the live read models, which the projections go on updating).
+ * The facts `entityFacts` assembles for entity X come from the projects X takes part in
+ * (`projects.by_entity[X]`: their draws, documents, change orders and the observations and
+ * findings on them), X's own observations, the findings attributed to X and X's registry check.
+ * An event therefore changes X's facts only when it concerns X or one of X's projects, and it
+ * names what it concerns: its stream and payload carry entity ids, project ids, or ids of objects
+ * that belong to a project (draws, documents, change orders, observations, findings). So each
+ * fact event forgets only the entities it touches (ISSUE 19 per-entity invalidation): the entities
+ * it names, every party of every project it touches, and the entities the findings of those
+ * projects are (or were, until this event) attributed to. An event that names nothing this
+ * recognises forgets everything, so an unforeseen event type costs speed, never correctness.
+ *
+ * The credit capability's own events (issued reports, behavioral transitions, registry
+ * verifications) are folded only by the credit read model, so they leave the facts as they were
+ * (test/unit/credit/facts-neutral-events.test.ts). Keys carry the day (see `derived` in
+ * src/credit/inputs.ts), so a new day computes afresh too. The one credit event that does change
+ * facts — a RegistryVerified carrying a live SAM.gov answer, which the registry check then reads
+ * for 24 hours — is covered by the caller: `entityFacts` asks for the memo of the entity *and its
+ * registry outcome*, so a new outcome starts a fresh memo. Remembered values are shared by every
+ * later call, so callers treat them as read-only (they are not frozen: they hold references into
+ * the live read models, which the projections go on updating).
  */
+import { governance } from '../../projections/governance.js';
+import { observationsProjection } from '../../projections/observations.js';
+import { projectsProjection } from '../../projections/projects.js';
 import type { SealedEvent } from '../platform/ledger/index.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import { CREDIT_EVENT_TYPES, type DerivationMemo } from '../credit/index.js';
@@ -22,6 +35,12 @@ import { CREDIT_EVENT_TYPES, type DerivationMemo } from '../credit/index.js';
 export const REMEMBERED_ENTITIES = 5_000;
 
 const FACTS_NEUTRAL: ReadonlySet<string> = new Set(CREDIT_EVENT_TYPES);
+
+/** Resource ids (src/platform/ids.ts: a prefix and 16 base32 characters) an event may name. */
+const RESOURCE_ID = /^(ent_|prj_|DRW-|CO-|WAIV-|COI-|INSP-|TTL-|INV-|BOS-|OBS-|FND-)[a-z2-7]{16}$/;
+/** Strings longer than this are text, not ids; payload walks stop at this many values. */
+const ID_MAX_LENGTH = 24;
+const WALK_LIMIT = 10_000;
 
 class EntityMemo implements DerivationMemo {
   readonly #values = new Map<string, unknown>();
@@ -33,13 +52,31 @@ class EntityMemo implements DerivationMemo {
   }
 }
 
+/** What one event touches: some entities, or (when it names nothing recognised) all of them. */
+type Touched = ReadonlySet<string> | 'all';
+
 export class FactsMemo {
-  readonly #entities = new Map<string, EntityMemo>();
+  readonly #runtime: ProjectionRuntime;
+  /** entity id → (registry outcome → memo), least recently created entity first. */
+  readonly #entities = new Map<string, Map<string, EntityMemo>>();
+  /** project id → every entity that takes part in it (the reverse of `projects.by_entity`). */
+  readonly #parties = new Map<string, Set<string>>();
+  /** How much of each entity's `projects.by_entity` list `#parties` has taken in. */
+  readonly #indexed = new Map<string, number>();
+  /** finding id → the entity it was attributed to when last seen (a rescan may move it). */
+  readonly #attributed = new Map<string, string>();
   /** The seq of the last event that may have changed some entity's facts. */
   #epoch: number;
+  /** Entities forgotten one by one (for tests and metrics), and full clears. */
+  forgotten = 0;
+  clears = 0;
 
   constructor(runtime: ProjectionRuntime) {
+    this.#runtime = runtime;
     this.#epoch = runtime.position;
+    for (const entity of Object.keys(runtime.state(projectsProjection).by_entity ?? {})) this.#index(entity);
+    for (const finding of Object.values(runtime.state(governance).findings))
+      if (finding.entity_id !== null) this.#attributed.set(finding.id, finding.entity_id);
     runtime.onApplied((event) => this.#applied(event));
   }
 
@@ -47,16 +84,21 @@ export class FactsMemo {
     return this.#epoch;
   }
 
-  /** The memo for one entity's facts as they are now. */
-  for(entityId: string): DerivationMemo {
-    let memo = this.#entities.get(entityId);
-    if (!memo) {
+  /** The memo for one entity's facts as they are now, given its registry outcome. */
+  for(entityId: string, outcome = ''): DerivationMemo {
+    let byOutcome = this.#entities.get(entityId);
+    if (!byOutcome) {
       if (this.#entities.size >= REMEMBERED_ENTITIES) {
         const oldest = this.#entities.keys().next().value;
         if (oldest !== undefined) this.#entities.delete(oldest);
       }
+      byOutcome = new Map();
+      this.#entities.set(entityId, byOutcome);
+    }
+    let memo = byOutcome.get(outcome);
+    if (!memo) {
       memo = new EntityMemo();
-      this.#entities.set(entityId, memo);
+      byOutcome.set(outcome, memo);
     }
     return memo;
   }
@@ -64,8 +106,101 @@ export class FactsMemo {
   #applied(event: SealedEvent): void {
     if (FACTS_NEUTRAL.has(event.type)) return;
     this.#epoch = event.seq;
-    this.#entities.clear();
+    const touched = this.#touched(event);
+    if (touched === 'all') {
+      this.#entities.clear();
+      this.clears += 1;
+      return;
+    }
+    for (const entity of touched) if (this.#entities.delete(entity)) this.forgotten += 1;
   }
+
+  /** The entities whose facts `event` (already folded) may have changed. */
+  #touched(event: SealedEvent): Touched {
+    const ps = this.#runtime.state(projectsProjection);
+    if (ps.by_entity === undefined) return 'all';
+    const obs = this.#runtime.state(observationsProjection);
+    const g = this.#runtime.state(governance);
+    const entities = new Set<string>();
+    const projects = new Set<string>();
+    const addProject = (id: string | null | undefined): void => {
+      if (id) projects.add(id);
+    };
+    const ids = idsIn(event);
+    if (ids === null) return 'all';
+    for (const id of ids) {
+      if (id.startsWith('ent_')) entities.add(id);
+      else if (id.startsWith('prj_')) projects.add(id);
+      else if (id.startsWith('DRW-')) addProject(ps.draws[id]?.project_id);
+      else if (id.startsWith('CO-')) addProject(ps.change_orders[id]?.project_id);
+      else if (id.startsWith('OBS-')) {
+        const o = obs.observations[id];
+        addProject(o?.project_id);
+        if (o?.entity_id) entities.add(o.entity_id);
+      } else if (id.startsWith('FND-')) {
+        const f = g.findings[id];
+        addProject(f?.project_id);
+        if (f?.entity_id) entities.add(f.entity_id);
+        const before = this.#attributed.get(id);
+        if (before !== undefined) entities.add(before);
+      } else addProject(ps.documents[id]?.project_id);
+    }
+    if (entities.size === 0 && projects.size === 0) return 'all';
+    // Named entities may have joined a project with this event: take their new projects in first.
+    for (const entity of entities) this.#index(entity);
+    for (const project of projects) {
+      for (const party of this.#parties.get(project) ?? []) entities.add(party);
+      for (const findingId of g.findings_by_project[project] ?? []) {
+        const before = this.#attributed.get(findingId);
+        if (before !== undefined) entities.add(before);
+        const now = g.findings[findingId]?.entity_id ?? null;
+        if (now !== null) {
+          entities.add(now);
+          this.#attributed.set(findingId, now);
+        }
+      }
+    }
+    return entities;
+  }
+
+  /** Takes the projects `entity` joined since last time into the reverse index. */
+  #index(entity: string): void {
+    const list = this.#runtime.state(projectsProjection).by_entity?.[entity];
+    if (!list) return;
+    const from = this.#indexed.get(entity) ?? 0;
+    for (let i = from; i < list.length; i += 1) {
+      const project = list[i]!;
+      let set = this.#parties.get(project);
+      if (!set) this.#parties.set(project, (set = new Set()));
+      set.add(entity);
+    }
+    this.#indexed.set(entity, list.length);
+  }
+}
+
+/**
+ * The resource ids an event names in its stream and payload (an iterative walk; strings of id
+ * shape only), or null when its payload is too large to walk (the caller then forgets everything).
+ */
+function idsIn(event: SealedEvent): Set<string> | null {
+  const out = new Set<string>();
+  const dash = event.stream.indexOf('-');
+  const streamId = dash >= 0 ? event.stream.slice(dash + 1) : '';
+  if (RESOURCE_ID.test(streamId)) out.add(streamId);
+  const stack: unknown[] = [event.data];
+  let visited = 0;
+  while (stack.length > 0) {
+    if ((visited += 1) > WALK_LIMIT) return null;
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.length <= ID_MAX_LENGTH && RESOURCE_ID.test(value)) out.add(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const item of Object.values(value as Record<string, unknown>)) stack.push(item);
+    }
+  }
+  return out;
 }
 
 const memos = new WeakMap<ProjectionRuntime, FactsMemo>();

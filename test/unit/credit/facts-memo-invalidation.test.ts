@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { allProjections } from '../../../projections/index.js';
+import { registryProjection } from '../../../projections/registry.js';
+import { generateDataset } from '../../../bench/lib/generate.js';
+import { scoreEntity, type EntityFacts } from '../../../src/credit/index.js';
+import { entityFacts } from '../../../src/lender-api/entity-facts.js';
+import { factsMemoOf } from '../../../src/lender-api/facts-memo.js';
+import { ManualClock } from '../../../src/platform/clock.js';
+import { readAll } from '../../../src/platform/event-store/port.js';
+import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
+import type { Service } from '../../../src/platform/http/service.js';
+import type { SealedEvent } from '../../../src/platform/ledger/index.js';
+import { ProjectionRuntime } from '../../../src/platform/projections/runtime.js';
+
+/**
+ * The facts memo forgets, on each fact event, only the entities that event touches (ISSUE 19).
+ * Held here by replaying a generated ledger event by event and, after every event, scoring a
+ * rotating window of entities twice — through the memo and afresh without it: the two must be
+ * equal every time, while the workload really changes scores between checks and the memo really
+ * forgets entity by entity rather than all at once.
+ */
+describe('facts memo: per-entity invalidation', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let events: SealedEvent[];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plumbline-facts-memo-'));
+    await generateDataset({ dataDir: dir, events: 4000, seed: 'facts-memo-invalidation' });
+    const store = SqliteEventStore.open(join(dir, 'ledger.db'));
+    events = [];
+    for await (const event of readAll(store)) events.push(event);
+    await store.close();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers from memory exactly what a fresh computation answers, after every event', async () => {
+    const store = SqliteEventStore.open(join(dir, 'ledger.db'));
+    const clock = new ManualClock(new Date(events[0]!.recorded_at));
+    const runtime = new ProjectionRuntime(store, allProjections(), null, clock);
+    const s = { runtime } as unknown as Service;
+    const memo = factsMemoOf(runtime);
+    const last = new Map<string, string>();
+    let compared = 0;
+    let changed = 0;
+    let window = 0;
+    for (const event of events) {
+      await runtime.apply([event]);
+      const entities = Object.values(runtime.state(registryProjection).entities);
+      if (entities.length === 0) continue;
+      const now = new Date(event.recorded_at);
+      // A window of 6 entities that moves by 2 each event: every entity is scored through the
+      // memo, left for a few events, and checked again.
+      for (let k = 0; k < 6; k += 1) {
+        const entity = entities[(window + k) % entities.length]!;
+        const facts = entityFacts(s, entity, now);
+        const { memo: _memo, ...withoutMemo } = facts;
+        const fresh = JSON.stringify(scoreEntity(withoutMemo as EntityFacts, now));
+        const remembered = JSON.stringify(scoreEntity(facts, now));
+        expect(remembered, `${entity.entity_id} after seq ${event.seq} (${event.type})`).to.equal(fresh);
+        compared += 1;
+        if (last.has(entity.entity_id) && last.get(entity.entity_id) !== fresh) changed += 1;
+        last.set(entity.entity_id, fresh);
+      }
+      window += 2;
+    }
+    await store.close();
+    expect(compared).to.be.greaterThan(10_000);
+    // The workload moves scores between checks, so a memo that forgot too little would be caught.
+    expect(changed).to.be.greaterThan(100);
+    // And forgetting is per entity: most fact events forget a few entities, not everything.
+    expect(memo.forgotten).to.be.greaterThan(1000);
+    expect(memo.clears).to.be.lessThan(events.length / 10);
+  });
+});
