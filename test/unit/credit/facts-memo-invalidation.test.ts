@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { allProjections } from '../../../projections/index.js';
 import { registryProjection } from '../../../projections/registry.js';
 import { generateDataset } from '../../../bench/lib/generate.js';
-import { scoreEntity, type EntityFacts } from '../../../src/credit/index.js';
+import { scoreEntity } from '../../../src/credit/index.js';
 import { entityFacts } from '../../../src/lender-api/entity-facts.js';
 import { factsMemoOf } from '../../../src/lender-api/facts-memo.js';
 import { ManualClock } from '../../../src/platform/clock.js';
@@ -58,7 +58,7 @@ describe('facts memo: per-entity invalidation', function () {
         const entity = entities[(window + k) % entities.length]!;
         const facts = entityFacts(s, entity, now);
         const { memo: _memo, ...withoutMemo } = facts;
-        const fresh = JSON.stringify(scoreEntity(withoutMemo as EntityFacts, now));
+        const fresh = JSON.stringify(scoreEntity(withoutMemo, now));
         const remembered = JSON.stringify(scoreEntity(facts, now));
         expect(remembered, `${entity.entity_id} after seq ${event.seq} (${event.type})`).to.equal(fresh);
         compared += 1;
