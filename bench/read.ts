@@ -22,6 +22,13 @@ export interface ReadMeasurement {
   service: LoadResult;
   /** `?action=usage`: auth, rate-limit headers, signing — no scoring, no append. */
   service_usage: LoadResult;
+  /**
+   * `score` again, while a second client records observations on the lender's projects at one
+   * tenth of the read-only score rate (ISSUE 19: the facts memo forgets per entity, so reads stay
+   * fast under writes), and that writer's own result.
+   */
+  service_under_writes: LoadResult;
+  writes: LoadResult;
   bare_express: LoadResult;
   bare_http: LoadResult;
   ratio_vs_express: number;
@@ -40,7 +47,7 @@ async function measureServer(
   server: RunningChild,
   key: string,
   bodies: string[],
-  shape: LoadShape,
+  shape: LoadShape & { overallRate?: number },
   path = PATH,
 ): Promise<LoadResult> {
   const result = await load({
@@ -50,6 +57,38 @@ async function measureServer(
     ...shape,
   });
   return result;
+}
+
+/** Observation bodies on the key's own projects (hours worked today), for the write load. */
+async function observationBodies(server: RunningChild, key: string): Promise<string[]> {
+  const res = await fetch(`http://127.0.0.1:${String(server.ready.port)}/api/projects?limit=20`, {
+    headers: { 'x-plumbline-api-key': key },
+  });
+  const list = (await res.json()) as { data?: { id: string }[] };
+  const projects = (list.data ?? []).map((p) => p.id);
+  if (res.status !== 200 || projects.length === 0)
+    throw new Error(`the bench key lists no projects (${String(res.status)})`);
+  const today = new Date().toISOString().slice(0, 10);
+  return projects.map((project_id) =>
+    JSON.stringify({ project_id, kind: 'hours_worked', hours: 8, observed_on: today }),
+  );
+}
+
+/** Score flat out while `writes` bodies are posted to /api/observations at `rate` per second. */
+async function scoreUnderWrites(
+  server: RunningChild,
+  key: string,
+  bodies: string[],
+  shape: LoadShape,
+  rate: number,
+): Promise<{ reads: LoadResult; writes: LoadResult }> {
+  const writeBodies = await observationBodies(server, key);
+  const writeShape = { ...shape, connections: 2, overallRate: Math.max(1, Math.round(rate)) };
+  const [reads, writes] = await Promise.all([
+    measureServer(server, key, bodies, shape),
+    measureServer(server, key, writeBodies, writeShape, '/api/observations'),
+  ]);
+  return { reads, writes };
 }
 
 /** Starts the real service on a copy of the dataset, checks one score answers 200, runs `fn`. */
@@ -84,16 +123,26 @@ export async function measureRead(ds: Dataset, shape: LoadShape): Promise<ReadMe
   const bodies = names.map((entity) => JSON.stringify({ entity }));
   const scratch = mkdtempSync(join(tmpdir(), 'plumbline-bench-read-'));
   try {
-    const { sample, serviceResult, usageResult, key } = await withService(
+    const { sample, serviceResult, usageResult, underWrites, key } = await withService(
       ds,
       bodies,
-      async (service, key, sample) => ({
-        sample,
-        key,
-        serviceResult: await measureServer(service, key, bodies, shape),
-        // The same stack on an action that computes and appends nothing: the service's HTTP floor.
-        usageResult: await measureServer(service, key, ['{}'], shape, '/api/lender-credit?action=usage'),
-      }),
+      async (service, key, sample) => {
+        const serviceResult = await measureServer(service, key, bodies, shape);
+        return {
+          sample,
+          key,
+          serviceResult,
+          // The same stack on an action that computes and appends nothing: the service's HTTP floor.
+          usageResult: await measureServer(service, key, ['{}'], shape, '/api/lender-credit?action=usage'),
+          underWrites: await scoreUnderWrites(
+            service,
+            key,
+            bodies,
+            shape,
+            serviceResult.requests_per_second / 10,
+          ),
+        };
+      },
     );
     const bodyFile = join(scratch, 'score.json');
     writeFileSync(bodyFile, sample);
@@ -111,6 +160,8 @@ export async function measureRead(ds: Dataset, shape: LoadShape): Promise<ReadMe
       response_bytes: Buffer.byteLength(sample),
       service: serviceResult,
       service_usage: usageResult,
+      service_under_writes: underWrites.reads,
+      writes: underWrites.writes,
       bare_express: results['bare-express'],
       bare_http: results['bare-http'],
       ratio_vs_express: serviceResult.requests_per_second / results['bare-express'].requests_per_second,

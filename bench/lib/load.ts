@@ -11,6 +11,8 @@ export interface LoadOptions {
   connections: number;
   warmupSeconds: number;
   seconds: number;
+  /** Requests per second across all connections, when the load is paced rather than flat out. */
+  overallRate?: number;
 }
 
 export interface LoadResult {
@@ -29,6 +31,7 @@ function once(opts: LoadOptions, seconds: number): Promise<autocannon.Result> {
     method: 'POST',
     connections: opts.connections,
     duration: seconds,
+    ...(opts.overallRate === undefined ? {} : { overallRate: opts.overallRate }),
     // A slow server queues requests for seconds at 50 connections; count them, do not drop them.
     timeout: 60,
     headers: { 'content-type': 'application/json', ...opts.headers },

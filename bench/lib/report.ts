@@ -86,6 +86,15 @@ export function targetsOf(r: Results): Target[] {
       target: '(info)',
       met: null,
     });
+    const w = r.read.service_under_writes;
+    out.push({
+      measurement: 'read: score under observation writes (1/10 rate)',
+      value: `${n(w.requests_per_second)} req/s, p99 ${w.p99_ms} ms${failed(w)}; writes ${n(r.read.writes.requests_per_second)} req/s${failed(r.read.writes)}`,
+      baseline: `bare Express ${n(e.requests_per_second)} req/s`,
+      ratio: x(w.requests_per_second / e.requests_per_second),
+      target: '≥ 0.5×',
+      met: w.requests_per_second / e.requests_per_second >= 0.5,
+    });
     out.push({
       measurement: 'read: score vs node:http',
       value: `${n(s.requests_per_second)} req/s`,
