@@ -10,6 +10,7 @@ import { compose } from './compose.js';
 import { seedOnFirstStart } from './demo/first-start.js';
 import { systemClock } from './platform/clock.js';
 import { createLogger } from './platform/log.js';
+import { installProcessGuards } from './platform/http/process-guards.js';
 
 let config;
 try {
@@ -62,6 +63,8 @@ const evaluator = new BehaviorEvaluator(serviceOf(app));
 evaluator.start(60 * 60 * 1000);
 const server = createServer(app);
 server.listen(config.PORT, config.HOST, () => {
+  // From here on no escaped error ends the process; before, a startup failure still does.
+  installProcessGuards(logger);
   const head = composed.deps.ledger.head.seq;
   process.stdout.write(
     [
