@@ -1,0 +1,226 @@
+/**
+ * OWASP API4:2023 — Unrestricted Resource Consumption.
+ *
+ * Proves that no request body can exhaust the process: every JSON route (walked from the app's
+ * OpenAPI document, which test/api/openapi.test.ts holds equal to the route table), sent arrays and
+ * objects nested 100, 1,000, 10,000 and 100,000 levels deep, answers 400 INVALID_REQUEST naming
+ * MAX_JSON_DEPTH (or 413 when the body is also over the route's size limit, which is checked
+ * first), records nothing, and a body nested exactly MAX_JSON_DEPTH deep passes the depth gate; and,
+ * against the real `src/main.ts` in its own process, that the 10 KB body of 5,000 nested arrays
+ * which used to end the process is answered 400 while the process goes on serving.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import { freePort } from '../../bench/lib/child.js';
+import { MAX_JSON_DEPTH } from '../../src/platform/http/json-depth.js';
+import { REPO_ROOT } from '../support/cli.js';
+import { startService, type TestService } from '../support/service.js';
+
+type Schema = Record<string, unknown>;
+
+/** `[[[…]]]` or `{"a":{"a":…1}}`, `depth` levels deep. */
+function nested(kind: 'array' | 'object', depth: number): string {
+  return kind === 'array'
+    ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+interface JsonRoute {
+  method: 'post';
+  url: string;
+  label: string;
+  operator: boolean;
+  /** The route's body size limit (registry imports take bulk bodies). */
+  limitBytes: number;
+}
+
+describe('OWASP API4 — unrestricted resource consumption', function () {
+  this.timeout(600_000);
+
+  describe('deeply nested JSON bodies (every JSON route)', () => {
+    let svc: TestService;
+    let routes: JsonRoute[];
+    const headers: Record<'tenant' | 'operator', Record<string, string>> = { tenant: {}, operator: {} };
+
+    before(async () => {
+      svc = await startService();
+      const tenant = await svc.key('Depth Probe Bank', [
+        'credit:read',
+        'governance:read',
+        'governance:write',
+        'ledger:read',
+        'draws:approve',
+      ]);
+      const operator = await svc.operator();
+      headers.tenant = { Authorization: `Bearer ${tenant.key}`, 'x-plumbline-api-key': tenant.key };
+      headers.operator = { Authorization: `Bearer ${operator.key}` };
+      const doc = (await request(svc.app).get('/openapi.json')).body as {
+        paths: Record<string, Record<string, Schema>>;
+      };
+      routes = [];
+      for (const [path, ops] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(ops)) {
+          const content = (op.requestBody as Schema | undefined)?.content as Schema | undefined;
+          if (method !== 'post' || content?.['application/json'] === undefined) continue;
+          const url = path.replace(/\{[^}]+\}/g, 'prj_aaaaaaaaaaaaaaaa');
+          const operatorOnly = op['x-plumbline-scope'] === 'registry:admin';
+          const limitBytes = path === '/api/registry/import' ? 1024 * 1024 : 256 * 1024;
+          const action = (
+            op.parameters as { name: string; schema?: { enum?: string[] } }[] | undefined
+          )?.find((p) => p.name === 'action');
+          for (const name of action?.schema?.enum ?? [null])
+            routes.push({
+              method: 'post',
+              url: name === null ? url : `${url}?action=${name}`,
+              label: `POST ${path}${name === null ? '' : `?action=${name}`}`,
+              operator: operatorOnly,
+              limitBytes,
+            });
+        }
+      }
+    });
+    after(async () => {
+      await svc.close();
+    });
+
+    it('finds the JSON routes to probe', () => {
+      expect(routes.length).to.be.greaterThan(20);
+      expect(routes.map((r) => r.label)).to.include.members([
+        'POST /api/lender-credit?action=usage',
+        'POST /api/lender-credit?action=score',
+        'POST /api/projects',
+        'POST /api/registry/import',
+      ]);
+    });
+
+    for (const kind of ['array', 'object'] as const) {
+      it(`refuses ${kind}s nested 100 to 100,000 deep on every JSON route with 400 naming the limit, recording nothing`, async () => {
+        const head = await svc.head();
+        for (const depth of [100, 1_000, 10_000, 100_000]) {
+          const body = nested(kind, depth);
+          for (const route of routes) {
+            const res = await request(svc.app)
+              .post(route.url)
+              .set(route.operator ? headers.operator : headers.tenant)
+              .set('Content-Type', 'application/json')
+              .send(body);
+            const label = `${route.label} ${kind} depth ${depth}`;
+            if (Buffer.byteLength(body) > route.limitBytes) {
+              // The size limit is checked while the body streams in, before anything looks inside it.
+              expect(res.status, label).to.equal(413);
+              continue;
+            }
+            expect(res.status, `${label}: ${JSON.stringify(res.body)}`).to.equal(400);
+            expect(res.body.code, label).to.equal('INVALID_REQUEST');
+            expect(res.body.max_depth, label).to.equal(MAX_JSON_DEPTH);
+            expect(res.body.detail, label).to.contain(`${MAX_JSON_DEPTH} levels`);
+          }
+        }
+        expect(await svc.head(), 'nothing recorded').to.equal(head);
+        expect((await request(svc.app).get('/healthz')).status).to.equal(200);
+      });
+    }
+
+    it('lets a body nested exactly MAX_JSON_DEPTH deep through to validation, and refuses one level more', async () => {
+      const head = await svc.head();
+      for (const kind of ['array', 'object'] as const) {
+        const at = await request(svc.app)
+          .post('/api/projects')
+          .set(headers.tenant)
+          .set('Content-Type', 'application/json')
+          .send(nested(kind, MAX_JSON_DEPTH));
+        expect(at.status, kind).to.equal(400);
+        expect(at.body.max_depth, `${kind}: judged by the schema, not the depth gate`).to.equal(undefined);
+        expect(at.body.errors[0].code).to.not.equal('too_deep');
+        const over = await request(svc.app)
+          .post('/api/projects')
+          .set(headers.tenant)
+          .set('Content-Type', 'application/json')
+          .send(nested(kind, MAX_JSON_DEPTH + 1));
+        expect(over.status, kind).to.equal(400);
+        expect(over.body.max_depth, kind).to.equal(MAX_JSON_DEPTH);
+      }
+      expect(await svc.head()).to.equal(head);
+    });
+
+    it('does not count brackets inside strings, escaped quotes included', async () => {
+      const text = `${'['.repeat(200)}\\"${'{'.repeat(200)}`;
+      const res = await request(svc.app)
+        .post('/api/projects')
+        .set(headers.tenant)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: text }));
+      expect(res.status).to.equal(400);
+      expect(res.body.max_depth).to.equal(undefined);
+    });
+  });
+
+  describe('the 5,000-deep body against the real process (src/main.ts)', () => {
+    let child: ChildProcess;
+    let base: string;
+    let key: string;
+    let dataDir: string;
+    let output = '';
+
+    before(async () => {
+      dataDir = mkdtempSync(join(tmpdir(), 'plumbline-api4-'));
+      const port = await freePort();
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      await new Promise<void>((resolve, reject) => {
+        const onData = () => {
+          const match = /Demo key[^\n]*\n\s+(pl_\S+)/.exec(output);
+          if (match?.[1]) {
+            key = match[1];
+            child.stdout!.off('data', onData);
+            resolve();
+          }
+        };
+        child.stdout!.on('data', onData);
+        child.once('exit', (code) => reject(new Error(`src/main.ts exited ${code}:\n${output}`)));
+      });
+      base = `http://127.0.0.1:${port}`;
+    });
+    after(async () => {
+      if (child.exitCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('answers 400 naming the limit and keeps serving', async () => {
+      const body = nested('array', 5_000);
+      expect(Buffer.byteLength(body)).to.equal(10_000);
+      for (const attempt of [1, 2, 3]) {
+        const res = await fetch(`${base}/api/lender-credit?action=usage`, {
+          method: 'POST',
+          headers: { 'x-plumbline-api-key': key, 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status, `attempt ${attempt}`).to.equal(400);
+        const problem = (await res.json()) as { code: string; max_depth: number };
+        expect(problem.code).to.equal('INVALID_REQUEST');
+        expect(problem.max_depth).to.equal(MAX_JSON_DEPTH);
+      }
+      const usage = await fetch(`${base}/api/lender-credit?action=usage`, {
+        method: 'POST',
+        headers: { 'x-plumbline-api-key': key },
+      });
+      expect(usage.status).to.equal(200);
+      expect(child.exitCode, 'the process is still running').to.equal(null);
+      expect((await fetch(`${base}/healthz`)).status).to.equal(200);
+    });
+  });
+});
