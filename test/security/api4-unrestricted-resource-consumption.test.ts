@@ -17,7 +17,12 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { freePort } from '../../bench/lib/child.js';
+import express from 'express';
 import { MAX_JSON_DEPTH } from '../../src/platform/http/json-depth.js';
+import { errorHandler } from '../../src/platform/http/errors.js';
+import { requestContext } from '../../src/platform/http/middleware.js';
+import { containEscapedError } from '../../src/platform/http/process-guards.js';
+import type { Logger } from '../../src/platform/log.js';
 import { REPO_ROOT } from '../support/cli.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -157,6 +162,28 @@ describe('OWASP API4 — unrestricted resource consumption', function () {
         .send(JSON.stringify({ name: text }));
       expect(res.status).to.equal(400);
       expect(res.body.max_depth).to.equal(undefined);
+    });
+  });
+
+  describe('errors that escape a request (the process guards)', () => {
+    it('logs an error escaping from a timer with its request id and answers that request 500', async () => {
+      const records: { msg: string; fields: Record<string, unknown> | undefined }[] = [];
+      const record = (msg: string, fields?: Record<string, unknown>) => records.push({ msg, fields });
+      const logger: Logger = { debug: record, info: record, warn: record, error: record };
+      const app = express();
+      app.use(requestContext());
+      // What process.on('uncaughtException') hands the guard: an error thrown outside any handler.
+      app.get('/boom', () => {
+        setTimeout(() => containEscapedError(logger, 'uncaughtException', new Error('thrown in a timer')), 1);
+      });
+      app.use(errorHandler(logger));
+      const res = await request(app).get('/boom').set('Request-Id', 'req-escaped-0001');
+      expect(res.status).to.equal(500);
+      expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+      expect(res.body.code).to.equal('INTERNAL');
+      expect(res.body.request_id).to.equal('req-escaped-0001');
+      const contained = records.find((r) => r.msg.startsWith('uncaughtException contained'));
+      expect(contained?.fields?.request_id).to.equal('req-escaped-0001');
     });
   });
 
