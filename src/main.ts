@@ -58,7 +58,11 @@ const { demo, operator } = firstStart;
 // pass (SPEC §10), which on a million-event ledger takes seconds. /readyz and /api/ledger/verify
 // report its watermark as it advances.
 void composed.deps.verifier.run().catch(() => undefined);
-const app = createApp({ ...composed.deps, processMetrics: true });
+const app = createApp({
+  ...composed.deps,
+  processMetrics: true,
+  admission: { concurrency: config.HTTP_CONCURRENCY, maxInFlight: config.HTTP_MAX_IN_FLIGHT },
+});
 const evaluator = new BehaviorEvaluator(serviceOf(app));
 evaluator.start(60 * 60 * 1000);
 const server = createServer(app);

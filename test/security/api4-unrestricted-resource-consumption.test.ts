@@ -7,9 +7,13 @@
  * MAX_JSON_DEPTH (or 413 when the body is also over the route's size limit, which is checked
  * first), records nothing, and a body nested exactly MAX_JSON_DEPTH deep passes the depth gate; and,
  * against the real `src/main.ts` in its own process, that the 10 KB body of 5,000 nested arrays
- * which used to end the process is answered 400 while the process goes on serving.
+ * which used to end the process is answered 400 while the process goes on serving. And that a
+ * burst cannot spend more than the quota or starve another tenant: on a real redis-server, 150
+ * fully concurrent `score` calls with one key are answered exactly 100 × 200 and 50 × 429 (no 503),
+ * usage then says 100 used, and another org's calls during the burst are all served.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,12 +22,14 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { freePort } from '../../bench/lib/child.js';
 import express from 'express';
+import { AdmissionGate } from '../../src/platform/http/admission.js';
 import { MAX_JSON_DEPTH } from '../../src/platform/http/json-depth.js';
 import { errorHandler } from '../../src/platform/http/errors.js';
 import { requestContext } from '../../src/platform/http/middleware.js';
 import { containEscapedError } from '../../src/platform/http/process-guards.js';
 import type { Logger } from '../../src/platform/log.js';
 import { REPO_ROOT } from '../support/cli.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startService, type TestService } from '../support/service.js';
 
 type Schema = Record<string, unknown>;
@@ -162,6 +168,116 @@ describe('OWASP API4 — unrestricted resource consumption', function () {
         .send(JSON.stringify({ name: text }));
       expect(res.status).to.equal(400);
       expect(res.body.max_depth).to.equal(undefined);
+    });
+  });
+
+  describe('a burst of 150 concurrent score calls on one key (real redis-server)', () => {
+    let redis: RedisServer;
+    let svc: TestService;
+    let server: Server;
+    let base: string;
+
+    before(async () => {
+      redis = await startRedisServer();
+      svc = await startService({ redisUrl: redis.url });
+      server = createServer(svc.app);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('no TCP address');
+      base = `http://127.0.0.1:${address.port}`;
+    });
+    after(async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await svc.close();
+      await redis.stop();
+    });
+
+    const lender = (key: string, action: string, body?: object) =>
+      fetch(`${base}/api/lender-credit?action=${action}`, {
+        method: 'POST',
+        headers: { 'x-plumbline-api-key': key, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+
+    it('serves exactly 100, refuses 50 with 429, never 503, counts 100, and serves another org throughout', async () => {
+      const a = await svc.key('Burst Bank A');
+      const b = await svc.key('Quiet Bank B');
+      const created = await request(svc.app)
+        .post('/api/entities')
+        .set({ Authorization: `Bearer ${a.key}` })
+        .send({ legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const score = { entity: 'Keystone Builders' };
+
+      const burst = Array.from({ length: 150 }, () => lender(a.key, 'score', score));
+      const other = Array.from({ length: 10 }, () => lender(b.key, 'score', score));
+      const [mine, theirs] = await Promise.all([Promise.all(burst), Promise.all(other)]);
+
+      const tally = (responses: Response[]) =>
+        responses.reduce<Record<number, number>>(
+          (t, r) => ({ ...t, [r.status]: (t[r.status] ?? 0) + 1 }),
+          {},
+        );
+      expect(tally(mine)).to.deep.equal({ 200: 100, 429: 50 });
+      expect(tally(theirs)).to.deep.equal({ 200: 10 });
+      for (const refused of mine.filter((r) => r.status === 429))
+        expect(Number(refused.headers.get('retry-after'))).to.be.greaterThan(0);
+
+      const usage = (await (await lender(a.key, 'usage')).json()) as { used: number; by_action: object };
+      expect(usage.used).to.equal(100);
+      expect(usage.by_action).to.deep.equal({ score: 100 });
+      const theirUsage = (await (await lender(b.key, 'usage')).json()) as { used: number };
+      expect(theirUsage.used).to.equal(10);
+    });
+
+    it('does not count a call that is not served (a 404 for an unknown entity)', async () => {
+      const c = await svc.key('Careful Bank C');
+      const missing = await lender(c.key, 'score', { entity: 'Nobody Constructors That Exist' });
+      expect(missing.status).to.equal(404);
+      const invalid = await lender(c.key, 'score', { entity: '' });
+      expect(invalid.status).to.equal(400);
+      const usage = (await (await lender(c.key, 'usage')).json()) as { used: number; by_action: object };
+      expect(usage).to.deep.include({ used: 0, by_action: {} });
+    });
+  });
+
+  describe('the admission gate (HTTP_CONCURRENCY, HTTP_MAX_IN_FLIGHT)', () => {
+    it('runs `concurrency` requests at once, queues up to `maxInFlight`, and sheds the next with 503 + Retry-After', async () => {
+      const gate = new AdmissionGate({ concurrency: 1, maxInFlight: 2 });
+      const release: (() => void)[] = [];
+      const app = express();
+      app.use(requestContext());
+      app.use(gate.middleware());
+      app.get('/work', (_req, res) => {
+        release.push(() => res.json({ done: true }));
+      });
+      app.use(errorHandler({ debug() {}, info() {}, warn() {}, error() {} }));
+      const server = createServer(app);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as { port: number };
+      try {
+        const first = fetch(`http://127.0.0.1:${port}/work`);
+        while (gate.status().running < 1) await new Promise((r) => setImmediate(r));
+        const second = fetch(`http://127.0.0.1:${port}/work`);
+        while (gate.status().waiting < 1) await new Promise((r) => setImmediate(r));
+        const shed = await fetch(`http://127.0.0.1:${port}/work`);
+        expect(shed.status).to.equal(503);
+        expect(shed.headers.get('retry-after')).to.equal('1');
+        expect(((await shed.json()) as { code: string }).code).to.equal('UNAVAILABLE');
+        expect(gate.status()).to.deep.equal({ running: 1, waiting: 1, shed: 1 });
+        expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 'probes pass the gate').to.equal(
+          404,
+        );
+        release.shift()!();
+        expect((await first).status).to.equal(200);
+        while (release.length < 1) await new Promise((r) => setImmediate(r));
+        release.shift()!();
+        expect((await second).status).to.equal(200);
+        expect(gate.status()).to.deep.include({ running: 0, waiting: 0 });
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
   });
 
