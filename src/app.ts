@@ -21,7 +21,8 @@ import { FileRailAdapter } from './payments/rail-adapter.js';
 import { creditActions } from './lender-api/credit-actions.js';
 import { creditView } from './lender-api/entity-facts.js';
 import { historyAction } from './lender-api/history.js';
-import { mountCreditReportPdf } from './lender-api/pdf-route.js';
+import { mountCreditReportPdf, pdfLinkAction } from './lender-api/pdf-route.js';
+import { pdfLinkKey } from './lender-api/pdf-link.js';
 import { mountPages } from './pages/index.js';
 import { mountProjects } from './projects/routes.js';
 import type { SamApiSource } from './registry/index.js';
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps): Express {
     routes,
     publicBaseUrl: deps.publicBaseUrl,
     dataDir: deps.dataDir,
+    linkKey: pdfLinkKey(deps.secrets.signingKey),
   };
 
   app.locals.plumbline = service;
@@ -159,6 +161,7 @@ export function createApp(deps: AppDeps): Express {
     ...creditActions(service, deps.samApi ?? null),
     historyAction(service),
     usageAction(service),
+    pdfLinkAction(service),
   ];
   mountLenderApi(service, lenderActions);
   mountCreditReportPdf(service, deps.samApi ?? null);

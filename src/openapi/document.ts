@@ -199,7 +199,13 @@ export function buildOpenApi(operations: readonly OperationSpec[]): Json {
           description: "Plumbline's own header (the SDK sends it); accepted exactly like x-service-api-key.",
         },
         BearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
-        KeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'Credit report PDF links only.' },
+        KeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'key',
+          description:
+            'Credit report PDF only, deprecated in favour of a signed `link` (action=pdf_link); the key must hold credit:read itself.',
+        },
       },
     },
   };
