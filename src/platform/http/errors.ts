@@ -16,6 +16,12 @@ export function toProblem(error: unknown): ProblemError | null {
   if (error instanceof ProblemError) return error;
   const fromParser = bodyParserProblem(error);
   if (fromParser) return fromParser;
+  // The router could not percent-decode a path parameter (`/api/projects/%E0%A4%A`).
+  if (error instanceof URIError) {
+    return new ProblemError('INVALID_REQUEST', 'the path is not valid percent-encoded UTF-8', {
+      errors: [{ path: 'path', code: 'invalid_encoding', message: 'malformed percent-encoding' }],
+    });
+  }
   if (error instanceof ConflictRetriesExhausted) {
     return new ProblemError('CONFLICT', 'the ledger head kept moving under this command; retry it');
   }
