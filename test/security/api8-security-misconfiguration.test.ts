@@ -5,12 +5,19 @@
  * ledger (with its -wal and -shm files), the other SQLite files and the secrets file 0600,
  * whatever the umask, and files an older version left 0644 are tightened on start; a path with
  * malformed percent-encoding answers 400 problem+json, not 500; and every API answer carries the
- * security headers (no-store, nosniff, a default-src 'self' CSP, no-referrer, no X-Powered-By).
+ * security headers (no-store, nosniff, a default-src 'self' CSP, no-referrer, no X-Powered-By);
+ * and the response signature's v2 binds method, path and query, status and Request-Id besides the
+ * body, so the SDK refuses a signed answer — an error answer included — replayed for another
+ * request, while v1 stays for older clients.
  */
 import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
+import { createServer, type Server } from 'node:http';
+import { Plumbline } from '../../src/sdk/client.js';
+import { PlumblineError } from '../../src/sdk/errors.js';
+import { verifySignature } from '../../src/sdk/signature.js';
 import { startService, type TestService } from '../support/service.js';
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
@@ -102,6 +109,83 @@ describe('OWASP API8 — security misconfiguration', function () {
         expect(res.headers['content-security-policy']).to.contain("default-src 'self'");
         expect(res.headers['x-powered-by']).to.equal(undefined);
       }
+    });
+  });
+
+  describe('response signature v2', () => {
+    let svc: TestService;
+    let server: Server;
+    let base: string;
+
+    before(async () => {
+      svc = await startService();
+      server = createServer(svc.app);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    });
+    after(async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await svc.close();
+    });
+
+    it('binds method, path and query, status and Request-Id: the same answer fails for any other request', async () => {
+      const k = await svc.key('Signature Bank');
+      const url = `${base}/api/projects?limit=5`;
+      const res = await fetch(url, { headers: { authorization: `Bearer ${k.key}` } });
+      const bodyText = await res.text();
+      const headers = Object.fromEntries(res.headers);
+      expect(headers['plumbline-signature']).to.match(/,v1=[0-9a-f]{64},v2=[0-9a-f]{64}$/);
+      const now = svc.clock.now();
+      const check = (request: { method: string; url: string }, status = res.status, requestId?: string) =>
+        verifySignature(
+          { headers: requestId ? { ...headers, 'request-id': requestId } : headers, bodyText },
+          k.signing_secret,
+          { now, request, status },
+        );
+      expect(await check({ method: 'GET', url })).to.deep.include({ valid: true });
+      // v1 alone (an older client) still verifies.
+      expect(await verifySignature({ headers, bodyText }, k.signing_secret, { now })).to.deep.include({
+        valid: true,
+      });
+      for (const [what, outcome] of [
+        ['another query', await check({ method: 'GET', url: `${base}/api/projects?limit=6` })],
+        ['another path', await check({ method: 'GET', url: `${base}/api/draws?limit=5` })],
+        ['another method', await check({ method: 'POST', url })],
+        ['another status', await check({ method: 'GET', url }, 404)],
+        ['another request id', await check({ method: 'GET', url }, res.status, 'req-someone-else-01')],
+      ] as const)
+        expect(outcome, what).to.deep.include({ valid: false, reason: 'binding_mismatch' });
+    });
+
+    it('lets the SDK verify error answers too: a genuine signed 404 is a NOT_FOUND, a replayed one is refused', async () => {
+      const k = await svc.key('Signature Bank');
+      const client = (fetchImpl: typeof fetch) =>
+        new Plumbline({
+          baseUrl: base,
+          apiKey: k.key,
+          signingSecret: k.signing_secret,
+          fetch: fetchImpl,
+          retries: 0,
+          now: () => svc.clock.now(),
+        });
+      const genuine = await client(fetch)
+        .getProject('prj_aaaaaaaaaaaaaaaa')
+        .catch((e: unknown) => e);
+      expect(genuine).to.be.instanceOf(PlumblineError);
+      expect((genuine as PlumblineError).code, (genuine as PlumblineError).message).to.equal('NOT_FOUND');
+      // A man in the middle answers with a genuinely signed 404 captured from another request.
+      const captured = await fetch(`${base}/api/projects/prj_bbbbbbbbbbbbbbbb`, {
+        headers: { authorization: `Bearer ${k.key}` },
+      });
+      const capturedBody = await captured.text();
+      const replaying = (() =>
+        Promise.resolve(
+          new Response(capturedBody, { status: captured.status, headers: captured.headers }),
+        )) as unknown as typeof fetch;
+      const replayed = await client(replaying)
+        .getProject('prj_aaaaaaaaaaaaaaaa')
+        .catch((e: unknown) => e);
+      expect((replayed as PlumblineError).code).to.equal('SIGNATURE_INVALID');
     });
   });
 });
