@@ -17,7 +17,7 @@ import { authOf, ctxOf } from '../platform/http/context.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { countRequest } from '../platform/http/rate-limit.js';
 import type { Service } from '../platform/http/service.js';
-import { parseWith } from '../platform/http/validate.js';
+import { nameText, parseWith } from '../platform/http/validate.js';
 import type { SamApiSource } from '../registry/index.js';
 import { renderCreditReportPdf } from '../reports/credit-report-pdf.js';
 import { defineAction, type LenderAction } from './actions.js';
@@ -26,7 +26,7 @@ import { PDF_LINK_TTL_S, signPdfLink, verifyPdfLink } from './pdf-link.js';
 
 export const PDF_PATH = '/api/credit-report-pdf';
 
-const EntityRef = z.string().trim().min(1).max(200);
+const EntityRef = nameText(200);
 
 const PdfQuery = z.strictObject({
   entity: EntityRef,

@@ -6,6 +6,8 @@
  * whatever the umask, and files an older version left 0644 are tightened on start; a path with
  * malformed percent-encoding answers 400 problem+json, not 500; and every API answer carries the
  * security headers (no-store, nosniff, a default-src 'self' CSP, no-referrer, no X-Powered-By);
+ * control characters (NUL, BEL, ESC, DEL, C1) never reach the immutable ledger in names or free
+ * text, while free text keeps its tabs and newlines;
  * and the response signature's v2 binds method, path and query, status and Request-Id besides the
  * body, so the SDK refuses a signed answer — an error answer included — replayed for another
  * request, while v1 stays for older clients.
@@ -18,6 +20,7 @@ import { createServer, type Server } from 'node:http';
 import { Plumbline } from '../../src/sdk/client.js';
 import { PlumblineError } from '../../src/sdk/errors.js';
 import { verifySignature } from '../../src/sdk/signature.js';
+import { freeText, nameText } from '../../src/platform/http/validate.js';
 import { startService, type TestService } from '../support/service.js';
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
@@ -95,6 +98,34 @@ describe('OWASP API8 — security misconfiguration', function () {
         expect(res.body.code, path).to.equal('INVALID_REQUEST');
       }
       expect(await svc.head()).to.equal(head);
+    });
+
+    it('refuses control characters in names and free text with 400, keeping tab and newline in free text', async () => {
+      const head = await svc.head();
+      for (const bad of ['\u0000', '\u0007', '\u001b[31m', '\u007f', '\u0085', '\t', '\n']) {
+        const res = await request(svc.app)
+          .post('/api/entities')
+          .set(bearer)
+          .send({ legal_name: `Keystone${bad}Builders`, roles: ['general_contractor'] });
+        expect(res.status, JSON.stringify(bad)).to.equal(400);
+        expect(res.body.errors[0].path).to.equal('legal_name');
+        expect(res.body.errors[0].message).to.contain('control characters');
+      }
+      expect(await svc.head(), 'nothing recorded').to.equal(head);
+      const named = await request(svc.app)
+        .post('/api/entities')
+        .set(bearer)
+        .send({ legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+      expect(named.status).to.equal(201);
+    });
+
+    it('shares one rule across contracts: names take no control character, free text only tab and newlines', () => {
+      expect(freeText().safeParse('Cured on site.\n\tRe-inspected 2026-06-01.\r\n').success).to.equal(true);
+      for (const bad of ['\u0000', '\u0007', '\u000b', '\u001b', '\u007f', '\u009b'])
+        expect(freeText().safeParse(`a${bad}b`).success, JSON.stringify(bad)).to.equal(false);
+      for (const bad of ['\t', '\n', '\r', '\u0000'])
+        expect(nameText().safeParse(`a${bad}b`).success, JSON.stringify(bad)).to.equal(false);
+      expect(nameText().safeParse('Élan Constructors — Nord, S.A.').success).to.equal(true);
     });
 
     it('sends the security headers on API answers, errors included', async () => {
