@@ -10,7 +10,10 @@
  * which used to end the process is answered 400 while the process goes on serving. And that a
  * burst cannot spend more than the quota or starve another tenant: on a real redis-server, 150
  * fully concurrent `score` calls with one key are answered exactly 100 × 200 and 50 × 429 (no 503),
- * usage then says 100 used, and another org's calls during the burst are all served.
+ * usage then says 100 used, and another org's calls during the burst are all served; a full
+ * in-flight queue sheds at once with 503 + Retry-After; and the public methodology page, which
+ * scores every entity, is rescored at most once per METHODOLOGY_REFRESH_MS however fast the ledger
+ * moves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -24,6 +27,7 @@ import { freePort } from '../../bench/lib/child.js';
 import express from 'express';
 import { AdmissionGate } from '../../src/platform/http/admission.js';
 import { MAX_JSON_DEPTH } from '../../src/platform/http/json-depth.js';
+import { METHODOLOGY_REFRESH_MS } from '../../src/pages/methodology.js';
 import { errorHandler } from '../../src/platform/http/errors.js';
 import { requestContext } from '../../src/platform/http/middleware.js';
 import { containEscapedError } from '../../src/platform/http/process-guards.js';
@@ -277,6 +281,34 @@ describe('OWASP API4 — unrestricted resource consumption', function () {
       } finally {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
+      }
+    });
+  });
+
+  describe('the public methodology page', () => {
+    it('is rescored at most once per METHODOLOGY_REFRESH_MS, however fast the ledger moves', async () => {
+      const svc = await startService();
+      try {
+        const k = await svc.key('Page Load Bank');
+        const seqOf = async () => {
+          const page = await request(svc.app).get('/compliance-methodology.html');
+          expect(page.status).to.equal(200);
+          return Number(/through seq (\d+)/.exec(page.text)?.[1]);
+        };
+        const first = await seqOf();
+        for (let i = 0; i < 5; i += 1) {
+          await request(svc.app)
+            .post('/api/entities')
+            .set({ Authorization: `Bearer ${k.key}` })
+            .send({ legal_name: `Moving Ledger ${i} LLC`, roles: ['subcontractor'] })
+            .expect(201);
+          svc.clock.advance(METHODOLOGY_REFRESH_MS / 10);
+          expect(await seqOf(), `move ${i}: the cached analysis is served`).to.equal(first);
+        }
+        svc.clock.advance(METHODOLOGY_REFRESH_MS);
+        expect(await seqOf(), 'refreshed once the interval has passed').to.equal(await svc.head());
+      } finally {
+        await svc.close();
       }
     });
   });
