@@ -15,6 +15,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import type { Logger } from '../../src/platform/log.js';
+import { createServer } from 'node:http';
+import { Plumbline } from '../../src/sdk/client.js';
 import { binary } from '../support/binary.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -147,6 +149,27 @@ describe('OWASP API2 — broken authentication (the PDF link)', function () {
       const expired = await request(svc.app).get(pathOf(link.url)).buffer(true).parse(binary);
       expect(expired.status).to.equal(401);
       expect(await usage(k)).to.deep.include({ used: 1 });
+    });
+
+    it('is what the SDK hands out (creditReportPdfLink), and the link it gives opens the PDF', async () => {
+      const server = createServer(svc.app);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      try {
+        const sdk = new Plumbline({
+          baseUrl: base,
+          apiKey: k.key,
+          signingSecret: k.signing_secret,
+          now: () => svc.clock.now(),
+        });
+        const fresh = await sdk.creditReportPdfLink('Keystone Builders');
+        expect(fresh.url).to.not.contain(k.key);
+        const opened = await request(svc.app).get(pathOf(fresh.url)).buffer(true).parse(binary);
+        expect(opened.status).to.equal(200);
+        expect(opened.headers['content-type']).to.equal('application/pdf');
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
 
     it('is refused for a key without credit:read', async () => {
