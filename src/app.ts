@@ -21,7 +21,8 @@ import { FileRailAdapter } from './payments/rail-adapter.js';
 import { creditActions } from './lender-api/credit-actions.js';
 import { creditView } from './lender-api/entity-facts.js';
 import { historyAction } from './lender-api/history.js';
-import { mountCreditReportPdf } from './lender-api/pdf-route.js';
+import { mountCreditReportPdf, pdfLinkAction } from './lender-api/pdf-route.js';
+import { pdfLinkKey } from './lender-api/pdf-link.js';
 import { mountPages } from './pages/index.js';
 import { mountProjects } from './projects/routes.js';
 import type { SamApiSource } from './registry/index.js';
@@ -39,6 +40,7 @@ import type { ProjectionRuntime } from './platform/projections/runtime.js';
 import type { RateLimiter } from './platform/rate-limit/index.js';
 import type { ServerSecrets } from './platform/secrets.js';
 import type { TransparencyLog } from './platform/tlog/log.js';
+import { AdmissionGate, type AdmissionLimits } from './platform/http/admission.js';
 import { errorHandler } from './platform/http/errors.js';
 import { mountHealth, type ReadinessProbes } from './platform/http/health.js';
 import type { IdempotencyStore } from './platform/http/idempotency.js';
@@ -67,6 +69,8 @@ export interface AppDeps {
   probes?: ReadinessProbes;
   /** SAM.gov's online API (composed when SAM_API_KEY is set); null/absent = imported extracts only. */
   samApi?: SamApiSource | null;
+  /** The admission gate's limits (HTTP_CONCURRENCY, HTTP_MAX_IN_FLIGHT); defaults 32 and 512. */
+  admission?: AdmissionLimits;
   /** Collect Node process metrics (off in tests: prom-client's collectors are process-global). */
   processMetrics?: boolean;
 }
@@ -111,6 +115,7 @@ export function createApp(deps: AppDeps): Express {
     routes,
     publicBaseUrl: deps.publicBaseUrl,
     dataDir: deps.dataDir,
+    linkKey: pdfLinkKey(deps.secrets.signingKey),
   };
 
   app.locals.plumbline = service;
@@ -132,6 +137,9 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(metrics.middleware());
   app.use(accessLog(deps.logger));
+  const gate = new AdmissionGate(deps.admission);
+  app.locals.admissionGate = gate;
+  app.use(gate.middleware());
   // A key's signing secret is derived (HMAC of its id, then base62), the same on every request; it is
   // remembered per key id instead of being re-derived for each response.
   const signingSecrets = new Map<string, string>();
@@ -153,6 +161,7 @@ export function createApp(deps: AppDeps): Express {
     ...creditActions(service, deps.samApi ?? null),
     historyAction(service),
     usageAction(service),
+    pdfLinkAction(service),
   ];
   mountLenderApi(service, lenderActions);
   mountCreditReportPdf(service, deps.samApi ?? null);

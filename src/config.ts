@@ -14,52 +14,61 @@ const optionalUrl = (protocols: string[]) =>
     })
     .optional();
 
-const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DATA_DIR: z.string().min(1).default('./data'),
-  EVENTSTORE_URL: optionalUrl(['esdb://', 'esdb+discover://']),
-  REDIS_URL: optionalUrl(['redis://', 'rediss://']),
-  RATE_LIMIT_ON_STORE_ERROR: z.enum(['closed', 'open']).default('closed'),
-  KEY_PEPPER: z.string().min(32, 'must be at least 32 characters').optional(),
-  LEDGER_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-  DEMO: z.enum(['0', '1']).optional(),
-  PUBLIC_BASE_URL: z.url().optional(),
-  SAM_API_KEY: z.string().min(1).optional(),
-  SAM_API_BASE_URL: z.url().default('https://api.sam.gov'),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  TRUST_PROXY: z.enum(['0', '1']).default('0'),
-  /** Transparency log (docs/transparency-log.md): checkpoint origin, default from PUBLIC_BASE_URL. */
-  TLOG_ORIGIN: z
-    .string()
-    .trim()
-    .regex(/^[^\s+]+$/, 'must be a schema-less URL without spaces or "+"')
-    .optional(),
-  /** The log's Ed25519 seed, 64 hex characters; generated into DATA_DIR/secrets.json when unset. */
-  TLOG_SIGNING_SEED: z
-    .string()
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 32-byte Ed25519 seed)')
-    .optional(),
-  /** 1: /tlog/* and the proof and receipt routes answer without a key. */
-  TLOG_PUBLIC: z.enum(['0', '1']).default('0'),
-  /** Comma-separated C2SP tlog-witness submission prefixes. */
-  WITNESS_URLS: z
-    .string()
-    .trim()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((u) => u.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.url()))
-    .optional(),
-  /**
-   * 1: start although a ledger integrity failure was recorded, and clear it (after an operator has
-   * investigated; docs/transparency-log.md). Appends stay refused while a failure stands.
-   */
-  LEDGER_INTEGRITY_OVERRIDE: z.enum(['0', '1']).default('0'),
-});
+const EnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    EVENTSTORE_URL: optionalUrl(['esdb://', 'esdb+discover://']),
+    REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+    RATE_LIMIT_ON_STORE_ERROR: z.enum(['closed', 'open']).default('closed'),
+    KEY_PEPPER: z.string().min(32, 'must be at least 32 characters').optional(),
+    LEDGER_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    DEMO: z.enum(['0', '1']).optional(),
+    PUBLIC_BASE_URL: z.url().optional(),
+    SAM_API_KEY: z.string().min(1).optional(),
+    SAM_API_BASE_URL: z.url().default('https://api.sam.gov'),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    TRUST_PROXY: z.enum(['0', '1']).default('0'),
+    /** Transparency log (docs/transparency-log.md): checkpoint origin, default from PUBLIC_BASE_URL. */
+    TLOG_ORIGIN: z
+      .string()
+      .trim()
+      .regex(/^[^\s+]+$/, 'must be a schema-less URL without spaces or "+"')
+      .optional(),
+    /** The log's Ed25519 seed, 64 hex characters; generated into DATA_DIR/secrets.json when unset. */
+    TLOG_SIGNING_SEED: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 32-byte Ed25519 seed)')
+      .optional(),
+    /** 1: /tlog/* and the proof and receipt routes answer without a key. */
+    TLOG_PUBLIC: z.enum(['0', '1']).default('0'),
+    /** Comma-separated C2SP tlog-witness submission prefixes. */
+    WITNESS_URLS: z
+      .string()
+      .trim()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url()))
+      .optional(),
+    /**
+     * 1: start although a ledger integrity failure was recorded, and clear it (after an operator has
+     * investigated; docs/transparency-log.md). Appends stay refused while a failure stands.
+     */
+    LEDGER_INTEGRITY_OVERRIDE: z.enum(['0', '1']).default('0'),
+    /** Requests handled at once; more wait their turn (docs/security-edge.md). */
+    HTTP_CONCURRENCY: z.coerce.number().int().min(1).max(100_000).default(32),
+    /** Requests running or waiting; past it a request is shed with 503 + Retry-After. */
+    HTTP_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000_000).default(512),
+  })
+  .refine((env) => env.HTTP_MAX_IN_FLIGHT >= env.HTTP_CONCURRENCY, {
+    path: ['HTTP_MAX_IN_FLIGHT'],
+    message: 'must be at least HTTP_CONCURRENCY',
+  });
 
 export type Config = z.infer<typeof EnvSchema>;
 

@@ -10,6 +10,7 @@ import { compose } from './compose.js';
 import { seedOnFirstStart } from './demo/first-start.js';
 import { systemClock } from './platform/clock.js';
 import { createLogger } from './platform/log.js';
+import { installProcessGuards } from './platform/http/process-guards.js';
 
 let config;
 try {
@@ -57,11 +58,17 @@ const { demo, operator } = firstStart;
 // pass (SPEC §10), which on a million-event ledger takes seconds. /readyz and /api/ledger/verify
 // report its watermark as it advances.
 void composed.deps.verifier.run().catch(() => undefined);
-const app = createApp({ ...composed.deps, processMetrics: true });
+const app = createApp({
+  ...composed.deps,
+  processMetrics: true,
+  admission: { concurrency: config.HTTP_CONCURRENCY, maxInFlight: config.HTTP_MAX_IN_FLIGHT },
+});
 const evaluator = new BehaviorEvaluator(serviceOf(app));
 evaluator.start(60 * 60 * 1000);
 const server = createServer(app);
 server.listen(config.PORT, config.HOST, () => {
+  // From here on no escaped error ends the process; before, a startup failure still does.
+  installProcessGuards(logger);
   const head = composed.deps.ledger.head.seq;
   process.stdout.write(
     [

@@ -3,6 +3,7 @@
  * DOMAIN §9–§10): thin routes over the governance deciders, each decided at the ledger head.
  */
 import { z } from 'zod';
+import { freeText } from '../platform/http/validate.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
 import { governanceCommand } from './command.js';
@@ -17,9 +18,9 @@ export const CompileBody = z.strictObject({
 });
 export const SimulateBody = z.strictObject({ action: z.literal('simulate_draw'), draw_id: id });
 export const RejectDrawBody = z.strictObject({
-  reasons: z.array(z.string().trim().min(1).max(500)).min(1).max(20),
+  reasons: z.array(freeText(500)).min(1).max(20),
 });
-export const AcceptDrawBody = z.strictObject({ reason: z.string().trim().min(1).max(1000) });
+export const AcceptDrawBody = z.strictObject({ reason: freeText(1000) });
 const IdParams = z.strictObject({ id });
 
 export function mountDrawGovernance(s: Service, credit: CreditView): void {

@@ -14,6 +14,7 @@ import { runCommand } from '../platform/http/command.js';
 import { readAnchor } from '../platform/http/ledger-anchor.js';
 import { ProblemError } from '../platform/http/problem.js';
 import type { Service } from '../platform/http/service.js';
+import { nameText } from '../platform/http/validate.js';
 import type { SamApiSource } from '../registry/index.js';
 import { resolveEntity } from '../registry/routes.js';
 import type { EntityRecord } from '../registry/state.js';
@@ -29,7 +30,7 @@ import { defineAction, type LenderAction } from './actions.js';
 import { entityFacts, registryCheckOf, registryStatusOf } from './entity-facts.js';
 import { liveRegistryFor } from './sam-live.js';
 
-const EntityRef = z.string().trim().min(1).max(200);
+const EntityRef = nameText(200);
 export const EntityBody = z.strictObject({ entity: EntityRef });
 export const PortfolioBody = z
   .strictObject({

@@ -12,13 +12,14 @@ import { registryProjection } from '../../projections/registry.js';
 import type { SealedEvent } from '../platform/ledger/envelope.js';
 import { authOf } from '../platform/http/context.js';
 import type { Service } from '../platform/http/service.js';
+import { nameText } from '../platform/http/validate.js';
 import { resolveEntity } from '../registry/routes.js';
 import type { EntityRecord } from '../registry/state.js';
 import { defineAction, type LenderAction } from './actions.js';
 
 export const HISTORY_DEFAULT_LIMIT = 50;
 export const HistoryBody = z.strictObject({
-  entity: z.string().trim().min(1).max(200),
+  entity: nameText(200),
   limit: z.int().min(1).max(500).default(HISTORY_DEFAULT_LIMIT),
   before: z.int().min(1).optional(),
 });

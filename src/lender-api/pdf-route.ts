@@ -1,61 +1,159 @@
 /**
- * `GET /api/credit-report-pdf?entity=…&key=…` (SPEC §8): the credit report as a printable PDF.
- * The key may come as the `key` query parameter (a link a lender can open; it is redacted from
- * logs) or a header. It counts against the daily quota and records the inquiry like `score`.
+ * `GET /api/credit-report-pdf?entity=…&link=…` (SPEC §8): the credit report as a printable PDF.
+ * The caller proves itself with a short-lived signed link from `action=pdf_link` (preferred: no
+ * key in the URL), a header key, or — for old links — the `key` query parameter, which must itself
+ * hold `credit:read` (an `admin` key that merely implies it is refused there) and is redacted from
+ * logs however it is spelled. Answers carry `Referrer-Policy: no-referrer` and
+ * `Cache-Control: no-store`. Opening the report counts against the daily quota and records the
+ * inquiry like `score`; asking for a link does not count (docs/security-edge.md).
  */
+import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
-import { authenticate } from '../platform/http/auth.js';
+import { keys as keysProjection } from '../../projections/keys.js';
+import { liveKeyById } from '../orgs/index.js';
+import { grantsScope } from '../platform/crypto/api-key.js';
+import { API_KEY_HEADERS, authenticate, UNAUTHENTICATED_DETAIL } from '../platform/http/auth.js';
 import { authOf, ctxOf } from '../platform/http/context.js';
+import { ProblemError } from '../platform/http/problem.js';
 import { countRequest } from '../platform/http/rate-limit.js';
 import type { Service } from '../platform/http/service.js';
-import { parseWith } from '../platform/http/validate.js';
+import { nameText, parseWith } from '../platform/http/validate.js';
 import type { SamApiSource } from '../registry/index.js';
 import { renderCreditReportPdf } from '../reports/credit-report-pdf.js';
+import { defineAction, type LenderAction } from './actions.js';
 import { issueCreditReport } from './credit-actions.js';
+import { PDF_LINK_TTL_S, signPdfLink, verifyPdfLink } from './pdf-link.js';
+
+export const PDF_PATH = '/api/credit-report-pdf';
+
+const EntityRef = nameText(200);
 
 const PdfQuery = z.strictObject({
-  entity: z.string().trim().min(1).max(200),
+  entity: EntityRef,
   key: z.string().max(200).optional(),
+  link: z.string().max(1000).optional(),
 });
 
-export function mountCreditReportPdf(s: Service, sam: SamApiSource | null = null): void {
-  s.routes.add(
-    'GET',
-    '/api/credit-report-pdf',
-    authenticate(s.resolveKey, { scope: 'credit:read', allowQueryKey: true }),
-    async (req, res) => {
-      await countRequest(
-        s.limiter,
-        res,
-        authOf(req).key_id,
-        'lender',
-        'pdf',
-        s.logger,
-        s.metrics,
-        ctxOf(req).request_id,
+/** Whether the key rides in the query string rather than a header. */
+function keyInQuery(req: Request): boolean {
+  const inHeader = API_KEY_HEADERS.some((h) => req.get(h)) || req.get('authorization') !== undefined;
+  return !inHeader && typeof req.query.key === 'string';
+}
+
+/** Neither the URL (it may hold a credential) nor the report may be passed on or kept. */
+const noLeaks: RequestHandler = (_req, res, next) => {
+  res.set('Referrer-Policy', 'no-referrer');
+  res.set('Cache-Control', 'no-store');
+  next();
+};
+
+/** A signed link authenticates as the key that asked for it, for the entity it names, until it expires. */
+function linkAuth(s: Service): RequestHandler {
+  const byKey = authenticate(s.resolveKey, { scope: 'credit:read', allowQueryKey: true });
+  return (req, res, next) => {
+    const link = req.query.link;
+    if (link === undefined) {
+      byKey(req, res, (error?: unknown) => {
+        if (error) return next(error);
+        if (keyInQuery(req) && !authOf(req).scopes.includes('credit:read')) {
+          return next(
+            new ProblemError(
+              'FORBIDDEN',
+              'a key in the query string must itself hold the credit:read scope',
+              {
+                required_scope: 'credit:read',
+              },
+            ),
+          );
+        }
+        next();
+      });
+      return;
+    }
+    const entity = EntityRef.safeParse(req.query.entity);
+    const claims = typeof link === 'string' ? verifyPdfLink(s.linkKey, link, s.clock.now()) : null;
+    const auth =
+      claims && entity.success && claims.entity === entity.data
+        ? liveKeyById(s.runtime.state(keysProjection), claims.key_id)
+        : null;
+    if (!auth || typeof req.query.key === 'string') {
+      next(
+        new ProblemError(
+          'UNAUTHENTICATED',
+          `${UNAUTHENTICATED_DETAIL}; a report link works for its entity for ${PDF_LINK_TTL_S} s (ask action=pdf_link for a new one)`,
+        ),
       );
-      const { entity } = parseWith(PdfQuery, req.query, 'query');
-      const report = await issueCreditReport(s, req, entity, sam);
-      // The signed checkpoint covering the position the report was computed at (about a second at most).
-      const covering = await s.tlog.checkpointCovering(report.provenance.ledger.seq);
-      const pdf = await renderCreditReportPdf(
-        report,
-        covering
-          ? {
-              origin: covering.origin,
-              size: covering.size,
-              root: covering.root.toString('base64'),
-              key_id: s.tlog.signer.keyId.toString('hex'),
-            }
-          : undefined,
+      return;
+    }
+    ctxOf(req).auth = auth;
+    if (!grantsScope(auth.scopes, 'credit:read')) {
+      next(
+        new ProblemError('FORBIDDEN', 'this key lacks the credit:read scope', {
+          required_scope: 'credit:read',
+        }),
       );
-      const filename = `plumbline-credit-${report.entity_id}-${report.as_of.slice(0, 10)}.pdf`;
-      res
-        .status(200)
-        .type('application/pdf')
-        .set('Content-Disposition', `inline; filename="${filename}"`)
-        .set('Provenance-Hash', report.provenance_hash)
-        .send(pdf);
+      return;
+    }
+    next();
+  };
+}
+
+/** `action=pdf_link`: a link that opens one entity's report for PDF_LINK_TTL_S seconds; free. */
+export function pdfLinkAction(s: Service): LenderAction {
+  return defineAction({
+    name: 'pdf_link',
+    description: `A signed link to the printable credit report of one entity, valid ${PDF_LINK_TTL_S} s, instead of a key in the URL (does not count; opening it counts like score).`,
+    body_doc: { entity: 'legal name, alias, EIN or ent_ id, exactly as the link will carry it' },
+    schema: z.strictObject({ entity: EntityRef }),
+    counted: false,
+    handle(req, body) {
+      const auth = authOf(req);
+      const now = s.clock.now();
+      const exp = Math.floor(now.getTime() / 1000) + PDF_LINK_TTL_S;
+      const token = signPdfLink(s.linkKey, { entity: body.entity, key_id: auth.key_id, exp });
+      const query = new URLSearchParams({ entity: body.entity, link: token });
+      return {
+        entity: body.entity,
+        url: `${s.publicBaseUrl}${PDF_PATH}?${query.toString()}`,
+        expires_at: new Date(exp * 1000).toISOString(),
+      };
     },
-  );
+  });
+}
+
+export function mountCreditReportPdf(s: Service, sam: SamApiSource | null = null): void {
+  s.routes.add('GET', PDF_PATH, noLeaks, linkAuth(s), async (req, res) => {
+    await countRequest(
+      s.limiter,
+      res,
+      authOf(req).key_id,
+      'lender',
+      'pdf',
+      s.logger,
+      s.metrics,
+      ctxOf(req).request_id,
+    );
+    const { entity } = parseWith(PdfQuery, req.query, 'query');
+    const report = await issueCreditReport(s, req, entity, sam);
+    // The signed checkpoint covering the position the report was computed at (about a second at most).
+    const covering = await s.tlog.checkpointCovering(report.provenance.ledger.seq);
+    const pdf = await renderCreditReportPdf(
+      report,
+      covering
+        ? {
+            origin: covering.origin,
+            size: covering.size,
+            root: covering.root.toString('base64'),
+            key_id: s.tlog.signer.keyId.toString('hex'),
+          }
+        : undefined,
+    );
+    const filename = `plumbline-credit-${report.entity_id}-${report.as_of.slice(0, 10)}.pdf`;
+    res
+      .status(200)
+      .type('application/pdf')
+      .set('Content-Disposition', `inline; filename="${filename}"`)
+      .set('Provenance-Hash', report.provenance_hash)
+      .send(pdf);
+  });
 }

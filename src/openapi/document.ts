@@ -87,12 +87,16 @@ function queryParameters(op: OperationSpec): Json[] {
     for (const [name, prop] of Object.entries(
       (schema.properties as Record<string, Json> | undefined) ?? {},
     )) {
+      // zod's JSON Schema output drops a `deprecated` meta, so a parameter whose description
+      // starts "Deprecated:" is the one flagged deprecated (API9 lists them).
       const { description, ...rest } = prop;
+      const deprecated = typeof description === 'string' && description.startsWith('Deprecated:');
       params.push({
         name,
         in: 'query',
         required: required.has(name),
         ...(typeof description === 'string' ? { description } : {}),
+        ...(deprecated ? { deprecated: true } : {}),
         schema: rest,
       });
     }
@@ -199,7 +203,13 @@ export function buildOpenApi(operations: readonly OperationSpec[]): Json {
           description: "Plumbline's own header (the SDK sends it); accepted exactly like x-service-api-key.",
         },
         BearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
-        KeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'Credit report PDF links only.' },
+        KeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'key',
+          description:
+            'Credit report PDF only, deprecated in favour of a signed `link` (action=pdf_link); the key must hold credit:read itself.',
+        },
       },
     },
   };

@@ -19,6 +19,7 @@ export const LENDER_RESULTS: Readonly<Record<string, Named>> = {
   history: { name: 'History', schema: R.HistorySchema },
   eligibility: { name: 'Eligibility', schema: R.EligibilitySchema },
   usage: { name: 'Usage', schema: R.UsageSchema },
+  pdf_link: { name: 'PdfLink', schema: R.PdfLinkSchema },
 };
 
 const bodyName = (action: string): string => `Lender${action[0]!.toUpperCase()}${action.slice(1)}Body`;
@@ -66,11 +67,12 @@ export function lenderOperations(actions: readonly LenderAction[]): OperationSpe
       path: LENDER_PATH,
       operationId: 'lenderCredit',
       tag: 'Lender credit',
-      summary: 'Lender credit actions (?action=score | portfolio | verify | history | eligibility | usage)',
+      summary:
+        'Lender credit actions (?action=score | portfolio | verify | history | eligibility | usage | pdf_link)',
       description: [
         'One operation for every action: pick it with the `action` query parameter and send that',
         "action's body. Without `action` the answer is the discovery document (no key needed).",
-        'Every action except `usage` counts against the 100 requests/day quota.',
+        'Every action except `usage` and `pdf_link` counts against the 100 requests/day quota.',
         '',
         actionTable(actions),
       ].join('\n'),

@@ -94,7 +94,14 @@ export const QUERIES = {
   }),
   pdf: z.strictObject({
     entity: z.string().trim().min(1).max(200),
-    key: z.string().max(200).optional().meta({ description: 'The API key, for a link a lender can open.' }),
+    key: z.string().max(200).optional().meta({
+      description:
+        'Deprecated: an API key holding credit:read itself. Prefer `link` (action=pdf_link); a key in a URL leaks.',
+    }),
+    link: z.string().max(1000).optional().meta({
+      description:
+        'A signed link token from POST /api/lender-credit?action=pdf_link: this entity only, valid 300 s.',
+    }),
   }),
   rail: z.strictObject({ project_id: z.string().min(1).max(80).optional() }),
   scanAll: z.strictObject({

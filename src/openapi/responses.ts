@@ -184,6 +184,15 @@ export const UsageSchema = z.looseObject({
   by_action: z.record(str, int),
 });
 
+export const PdfLinkSchema = z.looseObject({
+  ok,
+  entity: str,
+  url: str.meta({
+    description: 'Opens the report of this entity, as the asking key, without a key in the URL.',
+  }),
+  expires_at: str.meta({ description: 'At most 300 s after the request.' }),
+});
+
 export const DiscoverySchema = z.looseObject({
   ok,
   api: str,

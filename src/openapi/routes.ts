@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
 import { creditActions } from '../lender-api/credit-actions.js';
 import { historyAction } from '../lender-api/history.js';
+import { pdfLinkAction } from '../lender-api/pdf-route.js';
 import { usageAction } from '../lender-api/routes.js';
 import { ProblemError } from '../platform/http/problem.js';
 import type { Service } from '../platform/http/service.js';
@@ -33,7 +34,7 @@ const DOCS_ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
 
 /** Every operation the service declares, the lender actions read from the live action table. */
 export function documentedOperations(s: Service): OperationSpec[] {
-  const actions = [...creditActions(s), historyAction(s), usageAction(s)];
+  const actions = [...creditActions(s), historyAction(s), usageAction(s), pdfLinkAction(s)];
   const operations = [...lenderOperations(actions), ...routeOperations()];
   return [...operations, ...staticFileOperations(s.routes.paths(), operations)];
 }

@@ -167,3 +167,10 @@ export function resolveKey(state: KeysState, pepper: string, presented: string):
   if (!record || record.revoked_at !== null) return null;
   return { key_id: record.key_id, org_id: record.org_id, scopes: record.scopes, mode: record.mode };
 }
+
+/** A live key by id (a signed link names the key that asked for it); null when unknown or revoked. */
+export function liveKeyById(state: KeysState, keyId: string): AuthenticatedKey | null {
+  const record: KeyRecord | undefined = Object.hasOwn(state.keys, keyId) ? state.keys[keyId] : undefined;
+  if (!record || record.revoked_at !== null) return null;
+  return { key_id: record.key_id, org_id: record.org_id, scopes: record.scopes, mode: record.mode };
+}

@@ -28,7 +28,36 @@ export function createLogger(level: LogLevel, now: () => Date = () => new Date()
 
 export const silentLogger: Logger = createLogger('silent');
 
-/** Replaces the value of credential-bearing query parameters (`key`) with `[REDACTED]`. */
+/** Query parameters that carry a credential, by decoded, lower-cased name. */
+const CREDENTIAL_PARAMS = new Set(['key', 'api_key', 'apikey', 'api-key', 'access_token', 'token', 'link']);
+
+function decodedName(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Replaces the value of every credential-bearing query parameter with `[REDACTED]`, judged on the
+ * decoded name (`%6Bey=` is `key=`), as the query parser will see it. A name that does not decode
+ * is redacted too: it cannot be shown to be harmless.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:key|api_key)=)[^&#]*/gi, '$1[REDACTED]');
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const hash = url.indexOf('#', at);
+  const query = url.slice(at + 1, hash < 0 ? undefined : hash);
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      const decoded = decodedName(name);
+      if (eq < 0 || (decoded !== null && !CREDENTIAL_PARAMS.has(decoded))) return pair;
+      return `${name}=[REDACTED]`;
+    })
+    .join('&');
+  return `${url.slice(0, at + 1)}${redacted}${hash < 0 ? '' : url.slice(hash)}`;
 }

@@ -5,8 +5,9 @@
  * when set, else generated once into DATA_DIR/secrets.json (mode 0600) and reused.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 export interface ServerSecrets {
   keyPepper: string;
@@ -23,6 +24,7 @@ export function loadOrCreateSecrets(
     TLOG_SIGNING_SEED?: string | undefined;
   },
 ): ServerSecrets {
+  ensurePrivateDir(dataDir);
   const file = join(dataDir, 'secrets.json');
   let stored: Partial<ServerSecrets> = {};
   if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<ServerSecrets>;
@@ -36,13 +38,14 @@ export function loadOrCreateSecrets(
     stored.signingKey !== secrets.signingKey ||
     stored.tlogSeed === undefined
   ) {
-    mkdirSync(dataDir, { recursive: true });
     const toStore = {
       keyPepper: stored.keyPepper ?? secrets.keyPepper,
       signingKey: stored.signingKey ?? secrets.signingKey,
       tlogSeed: stored.tlogSeed ?? secrets.tlogSeed,
     };
-    writeFileSync(file, `${JSON.stringify(toStore, null, 2)}\n`, { mode: 0o600 });
+    writeFileSync(file, `${JSON.stringify(toStore, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   }
+  // writeFileSync's mode applies only when it creates the file; an older 0644 one is tightened.
+  if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
   return secrets;
 }

@@ -4,6 +4,7 @@
  * cannot be decided without).
  */
 import { z } from 'zod';
+import { nameText } from '../platform/http/validate.js';
 import { OSHA_CITATION_TYPES } from './facts.js';
 import {
   cents,
@@ -48,7 +49,7 @@ export const MilestoneObservationBody = z.strictObject({
 export const OshaCitationBody = z.strictObject({
   ...common,
   kind: z.literal('osha_citation'),
-  activity_nr: z.string().trim().min(1).max(32),
+  activity_nr: nameText(32),
   type: z.enum(OSHA_CITATION_TYPES),
   penalty: cents,
   abate_by: isoDate,

@@ -3,6 +3,7 @@
  * cross-field checks every body repeats (unique keys, date order).
  */
 import { z } from 'zod';
+import { freeText, nameText } from '../platform/http/validate.js';
 
 /** Money: non-negative integer cents within the safe-integer range (DOMAIN preamble). */
 export const cents = z.int().min(0);
@@ -14,8 +15,10 @@ export const percent = z.number().min(0).max(100);
 export const isoDate = z.iso.date();
 /** SOV line numbers are positive integers. */
 export const lineNo = z.int().min(1).max(1_000_000);
-export const shortText = z.string().trim().min(1).max(200);
-export const longText = z.string().trim().min(1).max(2000);
+/** One-line text the ledger keeps: no control characters. */
+export const shortText = nameText(200);
+/** Free text the ledger keeps: tab and newlines allowed, no other control character. */
+export const longText = freeText(2000);
 
 const ID_BODY = '[a-z2-7]{16}';
 /** An id minted by `idFromUuid(prefix, …)`: the prefix plus 16 base32 characters. */

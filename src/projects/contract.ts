@@ -5,6 +5,7 @@
  * decider's; here only what a body says about itself.
  */
 import { z } from 'zod';
+import { nameText } from '../platform/http/validate.js';
 import { COVERAGE_TYPES, WAIVER_TYPES } from './facts.js';
 import { US_JURISDICTIONS } from './jurisdictions.js';
 import { PROFILE_NAMES, SIGNER_ROLES } from './profiles.js';
@@ -92,7 +93,7 @@ export const ChangeOrderLineBody = z.strictObject({ line: lineNo, delta: signedC
 
 export const RecordChangeOrderBody = z
   .strictObject({
-    number: z.string().trim().min(1).max(64),
+    number: nameText(64),
     /** Signed: a deductive change order lowers the contract sum. */
     amount: signedCents,
     lines: z.array(ChangeOrderLineBody).min(1).max(MAX_SOV_LINES),
@@ -170,7 +171,7 @@ export const TitleDateDownBody = z.strictObject({
 export const InvoiceBody = z.strictObject({
   type: z.literal('INVOICE'),
   vendor: entityId,
-  number: z.string().trim().min(1).max(64),
+  number: nameText(64),
   amount: cents,
   line: lineNo,
   draw_id: prefixedId('DRW-').optional(),

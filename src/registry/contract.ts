@@ -3,6 +3,7 @@
  * Strict objects: an unknown field is a 400 INVALID_REQUEST.
  */
 import { z } from 'zod';
+import { nameText } from '../platform/http/validate.js';
 import { US_JURISDICTIONS } from '../projects/jurisdictions.js';
 import { canonicalEin, normalizeName } from './normalize.js';
 
@@ -32,12 +33,9 @@ export const CAGE_PATTERN = /^[A-Z0-9]{5}$/i;
 /** SAM business type code: 2 alphanumeric characters (e.g. 2X, A2, 8W). */
 export const BUSINESS_TYPE_PATTERN = /^[A-Z0-9]{2}$/i;
 
-const name = z
-  .string()
-  .trim()
-  .min(1)
-  .max(MAX_NAME_LENGTH)
-  .refine((value) => normalizeName(value) !== '', { error: 'must contain a letter or digit' });
+const name = nameText(MAX_NAME_LENGTH).refine((value) => normalizeName(value) !== '', {
+  error: 'must contain a letter or digit',
+});
 
 export const RegisterEntityBody = z.strictObject({
   legal_name: name,

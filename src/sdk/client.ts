@@ -49,6 +49,7 @@ import type {
   SignDrawBody,
   SimulationResult,
   SubmitDrawBody,
+  PdfLink,
   Usage,
 } from './types.js';
 
@@ -124,7 +125,18 @@ export class Plumbline {
     return this.#lender('usage');
   }
 
-  /** A link that opens the printable report (the key rides in the query: treat the URL as a secret). */
+  /**
+   * A signed link that opens the printable report of `entity` for 300 seconds, as this key, without
+   * the key in the URL (`action=pdf_link`; asking does not count, opening counts like `score`).
+   */
+  creditReportPdfLink(entity: string): Promise<PdfLink> {
+    return this.#lender('pdf_link', { entity });
+  }
+
+  /**
+   * @deprecated The key rides in the query string, where browsers, proxies and logs keep it; use
+   * `creditReportPdfLink`. Works only for keys that hold `credit:read` themselves.
+   */
   creditReportPdfUrl(entity: string): string {
     return this.#http.url('/api/credit-report-pdf', { entity, key: this.#http.apiKey });
   }

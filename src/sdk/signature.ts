@@ -1,7 +1,8 @@
 /**
- * Response signature verification (SPEC §2): `Plumbline-Signature: t=…,kid=…,v1=<hex>` where
- * v1 = HMAC-SHA256(signing_secret, "<t>.<sha256 hex of the exact body bytes>"), and the RFC 9530
- * `Content-Digest`. Uses @noble/hashes rather than WebCrypto because `crypto.subtle` is missing on
+ * Response signature verification (SPEC §2): `Plumbline-Signature: t=…,kid=…,v1=<hex>,v2=<hex>`
+ * where v1 = HMAC-SHA256(signing_secret, "<t>.<sha256 hex of the exact body bytes>") and v2 also
+ * binds the exchange: HMAC-SHA256(signing_secret, "v2\n<t>\n<kid>\n<METHOD>\n<path?query>\n
+ * <status>\n<Request-Id>\n<sha256 hex of the body>"); and the RFC 9530 `Content-Digest`. Uses @noble/hashes rather than WebCrypto because `crypto.subtle` is missing on
  * pages served over plain http (non-localhost), and a ledger explorer may well be one.
  */
 import { hmac } from '@noble/hashes/hmac.js';
@@ -27,6 +28,14 @@ export interface VerifySignatureOptions {
   now?: Date;
   /** Largest accepted |now − t|, seconds (default 300). */
   toleranceSeconds?: number;
+  /**
+   * The request this answers. Given, the signature's v2 must be present and bind this method, this
+   * URL's path and query, the answer's status and its Request-Id (so an answer cannot be replayed
+   * as another request's, error answers included).
+   */
+  request?: { method: string; url: string };
+  /** The answer's status, when `message` is not a fetch Response. */
+  status?: number;
 }
 
 export type SignatureFailure =
@@ -39,7 +48,9 @@ export type SignatureFailure =
   /** Content-Digest present but not the SHA-256 of the body. */
   | 'digest_mismatch'
   /** Authentic but outside the tolerance: a replay or a badly skewed clock. */
-  | 'stale';
+  | 'stale'
+  /** v2 missing, or it does not bind this request's method, URL, status and Request-Id. */
+  | 'binding_mismatch';
 
 export type SignatureVerification =
   | { valid: true; t: number; kid: string }
@@ -66,7 +77,7 @@ async function bodyBytesOf(message: SignedMessage): Promise<Uint8Array> {
 }
 
 /** Order-free `name=value` pairs; unknown names are ignored so 1.x may add fields. */
-function parseHeader(header: string): { t: number; kid: string; v1: string } | null {
+function parseHeader(header: string): { t: number; kid: string; v1: string; v2: string | null } | null {
   const fields = new Map<string, string>();
   for (const part of header.split(',')) {
     const eq = part.indexOf('=');
@@ -79,7 +90,9 @@ function parseHeader(header: string): { t: number; kid: string; v1: string } | n
   if (t === undefined || !/^\d{1,12}$/.test(t)) return null;
   if (kid === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(kid)) return null;
   if (v1 === undefined || !/^[0-9a-f]{64}$/.test(v1)) return null;
-  return { t: Number(t), kid, v1 };
+  const v2 = fields.get('v2');
+  if (v2 !== undefined && !/^[0-9a-f]{64}$/.test(v2)) return null;
+  return { t: Number(t), kid, v1, v2: v2 ?? null };
 }
 
 /** Compares without an early exit, so timing does not reveal how much of a MAC matched. */
@@ -117,6 +130,23 @@ export async function verifySignature(
   const contentDigest = headerOf(message.headers, 'content-digest');
   if (contentDigest !== null && contentDigest !== `sha-256=:${base64(digest)}:`)
     return { valid: false, reason: 'digest_mismatch', t, kid };
+  if (options.request) {
+    const status = message instanceof Response ? message.status : options.status;
+    const target = new URL(options.request.url);
+    const input = [
+      'v2',
+      String(t),
+      kid,
+      options.request.method.toUpperCase(),
+      `${target.pathname}${target.search}`,
+      String(status),
+      headerOf(message.headers, 'request-id') ?? '',
+      bytesToHex(digest),
+    ].join('\n');
+    const v2 = bytesToHex(hmac(sha256, utf8ToBytes(signingSecret), utf8ToBytes(input)));
+    if (parts.v2 === null || !constantTimeEqual(v2, parts.v2))
+      return { valid: false, reason: 'binding_mismatch', t, kid };
+  }
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const tolerance = options.toleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS;
   if (Math.abs(now - t) > tolerance) return { valid: false, reason: 'stale', t, kid };

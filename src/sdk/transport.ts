@@ -127,17 +127,25 @@ export class Transport {
         continue;
       }
       const text = await response.text();
+      // Error answers are checked too: a signed problem must be this request's (v2 binding).
+      await this.#checkSignature(spec, url, response, text);
       if (!response.ok) throw errorFromResponse(response.status, response.headers, text, retryAfter);
-      await this.#checkSignature(spec, response, text);
       return JSON.parse(text) as T;
     }
   }
 
-  async #checkSignature(spec: RequestSpec, response: Response, text: string): Promise<void> {
+  async #checkSignature(spec: RequestSpec, url: string, response: Response, text: string): Promise<void> {
     const secret = this.#options.signingSecret;
     if (secret === undefined || spec.auth === 'none') return;
+    // Answers given before the key is known (401, an unknown route, load shedding) cannot be
+    // signed; a signed one must verify.
+    if (!response.ok && !response.headers.has('plumbline-signature')) return;
     const now = this.#options.now?.() ?? new Date();
-    const check = await verifySignature({ headers: response.headers, bodyText: text }, secret, { now });
+    const check = await verifySignature({ headers: response.headers, bodyText: text }, secret, {
+      now,
+      request: { method: spec.method, url },
+      status: response.status,
+    });
     if (!check.valid)
       throw new PlumblineError({
         code: 'SIGNATURE_INVALID',

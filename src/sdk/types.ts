@@ -219,6 +219,14 @@ export interface Usage {
   by_action: Record<string, number>;
 }
 
+/** A signed link to one entity's printable credit report (`action=pdf_link`), valid 300 s. */
+export interface PdfLink {
+  ok: true;
+  entity: string;
+  url: string;
+  expires_at: IsoInstant;
+}
+
 export interface Discovery {
   ok: true;
   api: string;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { METHODOLOGY_REFRESH_MS } from '../../src/pages/methodology.js';
 import request from 'supertest';
 import { CONTENT_TYPES, STATIC_DIR, staticFiles } from '../../src/pages/index.js';
 import { startService, type TestService } from '../support/service.js';
@@ -45,7 +46,7 @@ describe('pages and static files (SPEC §8)', function () {
     expect(post.headers.allow).to.equal('GET, HEAD');
   });
 
-  it('recomputes the bias analysis once the ledger moves', async () => {
+  it('recomputes the bias analysis once the ledger moves, at most every METHODOLOGY_REFRESH_MS', async () => {
     const sampleSize = async (): Promise<string | undefined> =>
       /<span id="bias-sample-size">(\d+)<\/span>/.exec(
         (await request(svc.app).get('/compliance-methodology.html')).text,
@@ -57,6 +58,8 @@ describe('pages and static files (SPEC §8)', function () {
       .set({ Authorization: `Bearer ${key.key}` })
       .send({ legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'], business_types: ['A2'] });
     expect(res.status).to.equal(201);
+    expect(await sampleSize(), 'the cached analysis within the refresh interval').to.equal('0');
+    svc.clock.advance(METHODOLOGY_REFRESH_MS);
     expect(await sampleSize()).to.equal('1');
   });
 });

@@ -70,7 +70,7 @@ describe('HTTP platform (SPEC §1–§3, §9–§10)', function () {
         .set('x-plumbline-api-key', key.key);
       expect(res.status).to.equal(200);
       const header = String(res.headers['plumbline-signature']);
-      expect(header).to.match(new RegExp(`^t=\\d+,kid=${key.key_id},v1=[0-9a-f]{64}$`));
+      expect(header).to.match(new RegExp(`^t=\\d+,kid=${key.key_id},v1=[0-9a-f]{64},v2=[0-9a-f]{64}$`));
       expect(res.headers['content-digest']).to.match(/^sha-256=:[A-Za-z0-9+/]+=*:$/);
       const now = svc.clock.now();
       expect(verifySignature({ header, body: res.text, secret: key.signing_secret, now }).status).to.equal(

@@ -15,7 +15,9 @@ import { ledgerWith, openService, serviceOf, storedRows, type OpenService } from
 /**
  * Input fuzzing (ARCHITECTURE §9): fast-check bodies against every POST route — realistic bodies
  * and mutations of them (a field dropped, retyped, made huge, unicode, nested junk, an unknown
- * field added), whole-body garbage, malformed JSON and wrong content types. Never a 5xx; a 4xx is
+ * field added), whole-body garbage, malformed JSON and wrong content types, bodies nested far
+ * deeper than MAX_JSON_DEPTH (values to 300 levels, raw texts to 100,000) and control characters in
+ * names and free text (issue 13). Never a 5xx; a 4xx is
  * always a problem+json from SPEC §2's vocabulary and leaves the ledger as it was — except the one
  * audited refusal, 422 GATE_UNMET on payment push, which records exactly one PaymentPushBlocked.
  * FUZZ_RUNS sets the number of requests (CI 2,000; `npm run fuzz` 50,000).
@@ -177,6 +179,37 @@ const ROUTES: Route[] = [
 ];
 
 /** Values that break assumptions: wrong types, huge and odd numbers, unicode, lone surrogates, depth. */
+/** `depth` levels of arrays or objects around `leaf`, built without recursion. */
+function nestedValue(kind: 'array' | 'object', depth: number, leaf: Json): Json {
+  let value = leaf;
+  for (let i = 0; i < depth; i += 1) value = kind === 'array' ? [value] : { a: value };
+  return value;
+}
+
+/** Deep values as a field or a whole body: around the limit (64) and far past it. */
+const deep: fc.Arbitrary<Json> = fc
+  .tuple(
+    fc.constantFrom<'array' | 'object'>('array', 'object'),
+    fc.oneof(fc.integer({ min: 60, max: 70 }), fc.integer({ min: 71, max: 300 })),
+  )
+  .map(([kind, depth]) => nestedValue(kind, depth, 'x'));
+
+/** Control characters where names and free text go (tab and newline are fine in free text only). */
+const controlText: fc.Arbitrary<Json> = fc.oneof(
+  fc.constantFrom<Json>(
+    'Keystone\u0007Builders',
+    'Cured\u0000on site',
+    '\u001b[2JCleared',
+    'line\u2028separator',
+    'del\u007f',
+    'next\u0085line',
+    'tab\tand\nnewline',
+  ),
+  fc
+    .tuple(fc.string({ maxLength: 10 }), fc.integer({ min: 0, max: 0x9f }), fc.string({ maxLength: 10 }))
+    .map(([a, code, b]) => `${a}${String.fromCharCode(code)}${b}`),
+);
+
 const nasty: fc.Arbitrary<Json> = fc.oneof(
   fc.constantFrom<Json>(
     1e308,
@@ -202,6 +235,8 @@ const nasty: fc.Arbitrary<Json> = fc.oneof(
   fc
     .string({ maxLength: 5 })
     .map((s) => Array.from({ length: 60 }, () => s).reduce<Json>((inner) => [inner], s)),
+  deep,
+  controlText,
 );
 
 type Mutation =
@@ -249,9 +284,13 @@ function mutate(body: Record<string, Json>, m: Mutation): Json {
   }
 }
 
-/** How the body goes on the wire: JSON, broken JSON, the wrong content type, or nothing. */
+/**
+ * How the body goes on the wire: JSON, broken JSON, the wrong content type, nothing, or a raw text
+ * nested up to 100,000 levels (too deep to build as a value and stringify).
+ */
 const wire = fc.oneof(
   { weight: 12, arbitrary: fc.constant('json' as const) },
+  { weight: 1, arbitrary: fc.constant('deep-text' as const) },
   { weight: 1, arbitrary: fc.constant('broken-json' as const) },
   { weight: 1, arbitrary: fc.constant('text-plain' as const) },
   { weight: 1, arbitrary: fc.constant('empty' as const) },
@@ -305,15 +344,23 @@ describe('input fuzzing of every POST route', function () {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  const deepText = fc
+    .tuple(fc.constantFrom('array', 'object'), fc.integer({ min: 65, max: 100_000 }))
+    .map(([kind, depth]) =>
+      kind === 'array'
+        ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+        : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+    );
+
   it(`answers ${RUNS.toLocaleString('en-US')} generated requests without a 5xx, and no 4xx changes the ledger`, async () => {
     const s = serviceOf(svc.app);
     const statuses = new Map<number, number>();
     let sent = 0;
     const request = fc
       .integer({ min: 0, max: ROUTES.length - 1 })
-      .chain((r) => fc.tuple(fc.constant(r), ROUTES[r]!.path(facts), mutation, wire));
+      .chain((r) => fc.tuple(fc.constant(r), ROUTES[r]!.path(facts), mutation, wire, deepText));
     await fc.assert(
-      fc.asyncProperty(request, async ([r, path, m, how]) => {
+      fc.asyncProperty(request, async ([r, path, m, how, tooDeep]) => {
         const route = ROUTES[r]!;
         sent += 1;
         // Fresh quota windows now and then: the limits are specified elsewhere, not fuzzed here.
@@ -323,7 +370,9 @@ describe('input fuzzing of every POST route', function () {
           ? { 'x-plumbline-api-key': auth.lender }
           : { authorization: route.admin ? auth.admin : auth.bearer };
         let payload: string | undefined = json;
-        if (how === 'json' || how === 'broken-json') headers['content-type'] = 'application/json';
+        if (how === 'json' || how === 'broken-json' || how === 'deep-text')
+          headers['content-type'] = 'application/json';
+        if (how === 'deep-text') payload = tooDeep;
         if (how === 'broken-json') payload = json.slice(0, Math.max(1, json.length - 3)) + '{,';
         if (how === 'text-plain') headers['content-type'] = 'text/plain';
         if (how === 'empty') payload = undefined;
@@ -335,7 +384,8 @@ describe('input fuzzing of every POST route', function () {
         });
         const text = await res.text();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const where = `${res.status} on POST ${path} with ${how} ${json.slice(0, 300)} → ${text.slice(0, 300)}`;
+        const sentText = how === 'deep-text' ? tooDeep : json;
+        const where = `${res.status} on POST ${path} with ${how} ${sentText.slice(0, 300)} → ${text.slice(0, 300)}`;
         expect(res.status, where).to.be.below(500);
         if (res.status < 400) return;
         const problem = JSON.parse(text) as { code?: string };

@@ -4,6 +4,11 @@
  * `v1 = HMAC-SHA256(signing_secret, "<t>.<sha256 hex of the exact body bytes>")`, and an RFC 9530
  * `Content-Digest`. Signing the body's digest rather than the body keeps the MAC input small and
  * lets a client check the digest header and the signature independently.
+ *
+ * v2 (issue 13 item 8) also binds the exchange, so a signed answer cannot be replayed as the
+ * answer to another request: `v2 = HMAC-SHA256(signing_secret, "v2\n<t>\n<kid>\n<METHOD>\n
+ * <path?query>\n<status>\n<Request-Id>\n<sha256 hex of the body>")`, sent beside v1 (kept for
+ * clients that know only v1): `t=…,kid=…,v1=…,v2=…`.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -25,6 +30,47 @@ function mac(secret: string, t: number, body: SignableBody): string {
   return createHmac('sha256', secret).update(`${t}.${bodyHash}`, 'utf8').digest('hex');
 }
 
+/** What v2 binds besides the body: the request as the client sent it and the answer's status. */
+export interface SignatureBinding {
+  method: string;
+  /** The request target exactly as received: path and query (`/api/projects?limit=5`). */
+  target: string;
+  status: number;
+  requestId: string;
+}
+
+/** The v2 MAC input (the SDK builds the same string; docs/security-edge.md). */
+export function signatureV2Input(
+  t: number,
+  kid: string,
+  binding: SignatureBinding,
+  bodySha256Hex: string,
+): string {
+  return [
+    'v2',
+    String(t),
+    kid,
+    binding.method.toUpperCase(),
+    binding.target,
+    String(binding.status),
+    binding.requestId,
+    bodySha256Hex,
+  ].join('\n');
+}
+
+function macV2(
+  secret: string,
+  t: number,
+  kid: string,
+  binding: SignatureBinding,
+  body: SignableBody,
+): string {
+  const bodyHash = createHash('sha256').update(bodyBytes(body)).digest('hex');
+  return createHmac('sha256', secret)
+    .update(signatureV2Input(t, kid, binding, bodyHash), 'utf8')
+    .digest('hex');
+}
+
 export interface SignResponseInput {
   /** The key's `plsig_…` signing secret. */
   secret: string;
@@ -34,13 +80,16 @@ export interface SignResponseInput {
   body: SignableBody;
   /** Signing time in unix seconds, from the injected clock. */
   t: number;
+  /** When given, the header also carries v2 over the method, target, status and Request-Id. */
+  binding?: SignatureBinding;
 }
 
 /** The value of the `Plumbline-Signature` header. */
-export function signResponse({ secret, kid, body, t }: SignResponseInput): string {
+export function signResponse({ secret, kid, body, t, binding }: SignResponseInput): string {
   if (!Number.isSafeInteger(t) || t < 0) throw new RangeError(`t must be unix seconds, got ${t}`);
   if (!KEY_ID.test(kid)) throw new RangeError(`kid has characters the header cannot carry: ${kid}`);
-  return `t=${t},kid=${kid},v1=${mac(secret, t, body)}`;
+  const v1 = `t=${t},kid=${kid},v1=${mac(secret, t, body)}`;
+  return binding ? `${v1},v2=${macV2(secret, t, kid, binding, body)}` : v1;
 }
 
 /** RFC 9530 `Content-Digest` value: `sha-256=:<base64>:`. */

@@ -5,8 +5,8 @@
  * of better-sqlite3: the snapshot and key-value tables that live beside the ledger are here too.
  */
 import { EventEmitter } from 'node:events';
-import { closeSync, fsync, fsyncSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
+import { preparePrivateDatabase } from '../private-files.js';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { EMPTY_HEAD, sealedContentText, type LedgerHead, type SealedEvent } from '../ledger/envelope.js';
@@ -180,7 +180,7 @@ export class SqliteEventStore implements EventStore {
   private constructor(path: string, opts: SqliteEventStoreOptions) {
     this.path = path;
     this.#pollMs = opts.pollIntervalMs ?? 250;
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    preparePrivateDatabase(path);
     this.#db = new Database(path);
     this.#db.pragma('journal_mode = WAL');
     // Durability comes from group commit (see `appendGrouped`): commits are written to the WAL
@@ -524,7 +524,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
   readonly #owned: boolean;
   constructor(source: SqliteEventStore | string) {
     if (typeof source === 'string') {
-      if (source !== ':memory:') mkdirSync(dirname(source), { recursive: true });
+      preparePrivateDatabase(source);
       this.#db = new Database(source);
       this.#db.pragma('journal_mode = WAL');
       this.#db.exec(SCHEMA);
@@ -613,7 +613,7 @@ export class SqliteKeyValueStore {
   /** Shares the ledger's file when given the event store; opens (and owns) a file when given a path. */
   constructor(source: SqliteEventStore | string, clock: { now(): Date }) {
     if (typeof source === 'string') {
-      if (source !== ':memory:') mkdirSync(dirname(source), { recursive: true });
+      preparePrivateDatabase(source);
       this.#db = new Database(source);
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('busy_timeout = 5000');

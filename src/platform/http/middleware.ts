@@ -1,12 +1,16 @@
 /**
  * Middleware every request passes: request id, version and cache headers, structured access log
- * with redacted URLs, JSON bodies with SPEC §2 limits (413) and content-type check (415).
+ * with redacted URLs, JSON bodies with SPEC §2 limits (413), a nesting limit (MAX_JSON_DEPTH, 400)
+ * and content-type check (415).
  */
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { redactUrl, type Logger } from '../log.js';
 import { ctxOf, setContext, type Surface } from './context.js';
+import { depthBeyond, MAX_JSON_DEPTH } from './json-depth.js';
 import { ProblemError } from './problem.js';
+import { runInRequestScope } from './scope.js';
 
 export const API_VERSION = '1.0.0';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -43,7 +47,9 @@ export function requestContext(): RequestHandler {
     ) {
       res.set('Cache-Control', 'no-store');
     }
-    next();
+    // Everything after this runs in the request's scope, so an error that escapes to the process
+    // (a throw in a stream or timer callback) is still logged with the request id and answered.
+    runInRequestScope({ request_id, req, res }, () => next());
   };
 }
 
@@ -75,7 +81,7 @@ function hasBody(req: Request): boolean {
  * not `application/json` → 415; over `limit` → 413; malformed JSON → 400.
  */
 export function jsonBody(limit = BODY_LIMIT): RequestHandler {
-  const parse = express.json({ limit, strict: false, type: () => true });
+  const parse = express.json({ limit, strict: false, type: () => true, verify: refuseDeepNesting });
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'GET' || req.method === 'HEAD' || !hasBody(req)) {
       req.body = undefined;
@@ -91,45 +97,74 @@ export function jsonBody(limit = BODY_LIMIT): RequestHandler {
       );
       return;
     }
-    parse(req, res, (error?: unknown) => {
-      if (error) {
-        next(error);
-        return;
-      }
-      const at = loneSurrogateAt(req.body as unknown, []);
-      if (at === null) {
-        next();
-        return;
-      }
-      // RFC 8785 has no canonical form for such a string, so the ledger could not hash the event.
-      const message =
-        'contains a lone UTF-16 surrogate (\\ud800–\\udfff unpaired), which is not valid Unicode';
-      next(
-        new ProblemError('INVALID_REQUEST', `the body ${message}`, {
-          errors: [{ path: at.join('.'), code: 'invalid_string', message }],
-        }),
-      );
-    });
+    // body-parser calls back from the socket's stream events; bind keeps the request scope.
+    parse(
+      req,
+      res,
+      AsyncResource.bind((error?: unknown) => {
+        if (error) {
+          next(error);
+          return;
+        }
+        const at = loneSurrogateAt(req.body as unknown);
+        if (at === null) {
+          next();
+          return;
+        }
+        // RFC 8785 has no canonical form for such a string, so the ledger could not hash the event.
+        const message =
+          'contains a lone UTF-16 surrogate (\\ud800–\\udfff unpaired), which is not valid Unicode';
+        next(
+          new ProblemError('INVALID_REQUEST', `the body ${message}`, {
+            errors: [{ path: at.join('.'), code: 'invalid_string', message }],
+          }),
+        );
+      }),
+    );
   };
+}
+
+/** What body-parser's `verify` throws for a body nested deeper than MAX_JSON_DEPTH. */
+class BodyTooDeep extends Error {
+  readonly type = 'entity.too.deep' as const;
+  constructor(readonly depth: number) {
+    super(`the body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    this.name = 'BodyTooDeep';
+  }
+}
+
+/** body-parser's `verify` hook: runs on the raw bytes before JSON.parse sees them. */
+function refuseDeepNesting(_req: unknown, _res: unknown, buf: Buffer, encoding: string): void {
+  const utf8 = /^utf-?8$/i.test(encoding);
+  const depth = depthBeyond(utf8 ? buf : new TextDecoder(encoding).decode(buf));
+  if (depth !== null) throw new BodyTooDeep(depth);
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The path of the first string (value or key) of a parsed JSON body that is not valid Unicode. */
-function loneSurrogateAt(value: unknown, path: (string | number)[]): (string | number)[] | null {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
-  if (typeof value !== 'object' || value === null) return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      const found = loneSurrogateAt(value[i], [...path, i]);
-      if (found) return found;
+/**
+ * The path of the first string (value or key) of a parsed JSON body that is not valid Unicode.
+ * Iterative (an explicit stack), so no body can make it overflow the call stack.
+ */
+function loneSurrogateAt(root: unknown): (string | number)[] | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return path;
+      continue;
     }
-    return null;
-  }
-  for (const [key, inner] of Object.entries(value)) {
-    if (LONE_SURROGATE.test(key)) return [...path, key];
-    const found = loneSurrogateAt(inner, [...path, key]);
-    if (found) return found;
+    if (typeof value !== 'object' || value === null) continue;
+    // Pushed in reverse so the first offending member in document order is reported.
+    const members: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((inner: unknown, i) => [i, inner])
+      : Object.entries(value);
+    for (let i = members.length - 1; i >= 0; i -= 1) {
+      const [key, inner] = members[i]!;
+      stack.push({ value: inner, path: [...path, key] });
+    }
+    for (const [key] of members)
+      if (typeof key === 'string' && LONE_SURROGATE.test(key)) return [...path, key];
   }
   return null;
 }
@@ -145,6 +180,13 @@ export function bodyParserProblem(error: unknown): ProblemError | null {
         `the body is larger than ${Math.round(limit / 1024)} KiB`,
         { limit_bytes: limit },
       );
+    }
+    case 'entity.too.deep': {
+      const message = `nested deeper than ${MAX_JSON_DEPTH} levels of arrays/objects (MAX_JSON_DEPTH)`;
+      return new ProblemError('INVALID_REQUEST', `the body is ${message}`, {
+        max_depth: MAX_JSON_DEPTH,
+        errors: [{ path: '', code: 'too_deep', message }],
+      });
     }
     case 'entity.parse.failed':
       return new ProblemError('INVALID_REQUEST', 'the body is not valid JSON', {

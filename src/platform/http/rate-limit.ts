@@ -1,11 +1,14 @@
 /**
- * Rate limiting at the edge (SPEC §3): counts the request, sets the RateLimit headers, and answers
- * 429 when the window is spent or 503 when the counter store is down and the policy fails closed.
+ * Rate limiting at the edge (SPEC §3): reserves the request's place, sets the RateLimit headers,
+ * and answers 429 when the window is spent or 503 when the counter store is down and the policy
+ * fails closed. A call that is not served (any non-2xx outcome, or a connection closed before the
+ * answer) gives its place back, so only served calls count (issue 13 item 6).
  */
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../log.js';
 import {
   RateLimitStoreUnavailable,
+  type QuotaReservation,
   type RateLimiter,
   type RateLimitPolicyName,
 } from '../rate-limit/index.js';
@@ -16,7 +19,7 @@ export interface RateLimitMetrics {
   rejected(policy: RateLimitPolicyName): void;
 }
 
-/** Counts one request; returns normally when served, throws a ProblemError when not. */
+/** Reserves one request's place; returns normally when admitted, throws a ProblemError when not. */
 export async function countRequest(
   limiter: RateLimiter,
   res: Response,
@@ -47,6 +50,7 @@ export async function countRequest(
     logger.error('rate-limit store unavailable; serving uncounted (fail open)', { request_id: requestId });
     return;
   }
+  if (decision.reservation) releaseUnlessServed(limiter, res, decision.reservation, logger, requestId);
   if (!decision.allowed) {
     metrics.rejected(policy);
     throw new ProblemError(
@@ -56,6 +60,30 @@ export async function countRequest(
       { 'Retry-After': String(decision.retry_after_s) },
     );
   }
+}
+
+/** Gives the place back when the response ends other than 2xx, or the connection closes first. */
+function releaseUnlessServed(
+  limiter: RateLimiter,
+  res: Response,
+  reservation: QuotaReservation,
+  logger: Logger,
+  requestId: string,
+): void {
+  let settled = false;
+  const settle = (served: boolean): void => {
+    if (settled) return;
+    settled = true;
+    if (served) return;
+    limiter.release(reservation).catch((error: unknown) => {
+      logger.warn('could not release the quota place of a call not served', {
+        request_id: requestId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+  };
+  res.once('finish', () => settle(res.statusCode >= 200 && res.statusCode < 300));
+  res.once('close', () => settle(false));
 }
 
 /** Middleware form for routes whose policy does not depend on the body. */

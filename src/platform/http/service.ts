@@ -39,6 +39,8 @@ export interface Service {
   publicBaseUrl: string;
   /** Where the service keeps files beside the ledger (imports, payment instructions). */
   dataDir: string;
+  /** HMAC key of short-lived signed links (derived from the server signing key, never it). */
+  linkKey: Buffer;
 }
 
 export interface GuardOptions {

@@ -48,12 +48,20 @@ interface DecisionBase {
   reset_at: string;
 }
 
+/** A place taken in a window, to give back with {@link RateLimiter.release} if the call is not served. */
+export interface QuotaReservation {
+  counter_key: string;
+  action: string | undefined;
+}
+
 /** The store counted the request. */
 export interface CountedDecision extends DecisionBase {
   degraded: false;
   allowed: boolean;
-  /** Requests counted in this window, this one and refused ones included. */
+  /** Places taken in this window, this one included when allowed; refused calls never count. */
   used: number;
+  /** Set when allowed: the place this call holds until it is served or released. */
+  reservation: QuotaReservation | null;
   remaining: number;
   /** Seconds until the window resets when refused (the `Retry-After` value); 0 when allowed. */
   retry_after_s: number;
@@ -75,7 +83,7 @@ export type RateLimitDecision = CountedDecision | DegradedDecision;
 export interface RateLimitUsage {
   key_id: string;
   limit: number;
-  /** Requests counted in this window, refused ones included (the sum of `by_action`). */
+  /** Calls served in this window (the sum of `by_action`); refused and released calls do not count. */
   used: number;
   remaining: number;
   window: RateLimitPolicy['window'];
@@ -96,23 +104,38 @@ export class RateLimiter {
     this.#policies = options.policies ?? RATE_LIMIT_POLICIES;
   }
 
-  /** Counts one request of `keyId` under `policyName`; `action` feeds the usage report's tally. */
+  /**
+   * Reserves one place for a request of `keyId` under `policyName` (atomic check-and-increment);
+   * `action` feeds the usage report's tally. A refused call takes no place.
+   */
   async consume(keyId: string, policyName: RateLimitPolicyName, action?: string): Promise<RateLimitDecision> {
     const policy = this.#policies[policyName];
     const window = windowAt(policy, this.#clock.now());
+    const counterKey = policy.counterKey(keyId, window.now);
     try {
-      const hit = await this.#store.hit(
-        policy.counterKey(keyId, window.now),
+      const taken = await this.#store.reserve(
+        counterKey,
         window.secondsToReset + EXPIRY_GRACE_SECONDS,
+        policy.limit,
         action,
       );
-      return counted(policy, window, hit.count);
+      return counted(
+        policy,
+        window,
+        taken.count,
+        taken.reserved ? { counter_key: counterKey, action } : null,
+      );
     } catch (error) {
       if (error instanceof RateLimitStoreUnavailable && this.#onStoreError === 'open') {
         return degraded(policy, window, error);
       }
       throw error;
     }
+  }
+
+  /** Gives back the place of a call that was not served (SPEC §3: only served calls count). */
+  async release(reservation: QuotaReservation): Promise<void> {
+    await this.#store.release(reservation.counter_key, reservation.action);
   }
 
   /**
@@ -147,8 +170,13 @@ function windowAt(policy: RateLimitPolicy, now: Date): Window {
   return { now, resetAt, secondsToReset: Math.ceil((resetAt.getTime() - now.getTime()) / 1000) };
 }
 
-function counted(policy: RateLimitPolicy, window: Window, count: number): CountedDecision {
-  const allowed = count <= policy.limit;
+function counted(
+  policy: RateLimitPolicy,
+  window: Window,
+  count: number,
+  reservation: QuotaReservation | null,
+): CountedDecision {
+  const allowed = reservation !== null;
   const remaining = Math.max(0, policy.limit - count);
   return {
     degraded: false,
@@ -156,6 +184,7 @@ function counted(policy: RateLimitPolicy, window: Window, count: number): Counte
     allowed,
     limit: policy.limit,
     used: count,
+    reservation,
     remaining,
     reset_at: window.resetAt.toISOString(),
     retry_after_s: allowed ? 0 : window.secondsToReset,

@@ -1,9 +1,9 @@
 /**
  * In-process counters for a single node without REDIS_URL (SPEC §3). Same semantics as the Redis
- * script, with expiry read from the injected clock so tests can cross a window boundary exactly.
+ * scripts (reserve below the limit, release a call not served), with expiry read from the injected clock so tests can cross a window boundary exactly.
  */
 import type { Clock } from '../clock.js';
-import type { RateLimitHit, RateLimitPeek, RateLimitStore } from './port.js';
+import type { RateLimitPeek, RateLimitReservation, RateLimitStore } from './port.js';
 
 interface Counter {
   count: number;
@@ -23,12 +23,30 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#clock = clock;
   }
 
-  hit(key: string, ttlSeconds: number, action?: string): Promise<RateLimitHit> {
+  reserve(key: string, ttlSeconds: number, limit: number, action?: string): Promise<RateLimitReservation> {
     const now = this.#clock.now().getTime();
-    const counter = this.#live(key, now) ?? this.#create(key, now + ttlSeconds * 1000);
+    const existing = this.#live(key, now);
+    if (existing && existing.count >= limit) {
+      return Promise.resolve({ reserved: false, count: existing.count, ttl_ms: existing.expiresAt - now });
+    }
+    if (!existing && limit <= 0) return Promise.resolve({ reserved: false, count: 0, ttl_ms: 0 });
+    const counter = existing ?? this.#create(key, now + ttlSeconds * 1000);
     counter.count += 1;
     if (action !== undefined) counter.byAction.set(action, (counter.byAction.get(action) ?? 0) + 1);
-    return Promise.resolve({ count: counter.count, ttl_ms: counter.expiresAt - now });
+    return Promise.resolve({ reserved: true, count: counter.count, ttl_ms: counter.expiresAt - now });
+  }
+
+  release(key: string, action?: string): Promise<void> {
+    const counter = this.#live(key, this.#clock.now().getTime());
+    if (counter) {
+      counter.count = Math.max(0, counter.count - 1);
+      const tally = action === undefined ? undefined : counter.byAction.get(action);
+      if (action !== undefined && tally !== undefined) {
+        if (tally > 1) counter.byAction.set(action, tally - 1);
+        else counter.byAction.delete(action);
+      }
+    }
+    return Promise.resolve();
   }
 
   peek(key: string): Promise<RateLimitPeek> {

@@ -3,10 +3,12 @@
  * in-process memory (single node, no REDIS_URL). Both keep the same semantics, tested by one suite.
  */
 
-export interface RateLimitHit {
-  /** Hits on this key in its current life, this one included. */
+export interface RateLimitReservation {
+  /** True when the call took one of the window's places; false when the window was already full. */
+  reserved: boolean;
+  /** Places taken in this window, this one included when reserved (never above the limit). */
   count: number;
-  /** Milliseconds until the key expires. */
+  /** Milliseconds until the key expires (0 when a refused call found no key). */
   ttl_ms: number;
 }
 
@@ -21,10 +23,17 @@ export interface RateLimitPeek {
 
 export interface RateLimitStore {
   /**
-   * Atomically increments `key`, giving it `ttlSeconds` to live when the hit creates it (or finds
-   * it without an expiry), and bumps `action`'s count in the key's per-action tally.
+   * Atomically takes one place in `key`'s window when fewer than `limit` are taken: increments the
+   * counter (giving it `ttlSeconds` to live when this creates it or finds it without an expiry) and
+   * bumps `action`'s count in the key's per-action tally. A full window is left untouched, so a
+   * refused call never counts (issue 13 item 6).
    */
-  hit(key: string, ttlSeconds: number, action?: string): Promise<RateLimitHit>;
+  reserve(key: string, ttlSeconds: number, limit: number, action?: string): Promise<RateLimitReservation>;
+  /**
+   * Gives back a place {@link RateLimitStore.reserve} took, for a call that was not served (any
+   * non-2xx outcome): decrements the counter and `action`'s tally, never below zero.
+   */
+  release(key: string, action?: string): Promise<void>;
   /** Reads the counter and tally without counting. */
   peek(key: string): Promise<RateLimitPeek>;
   close(): Promise<void>;

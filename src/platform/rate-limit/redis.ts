@@ -13,19 +13,27 @@ import {
 } from '../http/idempotency.js';
 import {
   RateLimitStoreUnavailable,
-  type RateLimitHit,
   type RateLimitPeek,
+  type RateLimitReservation,
   type RateLimitStore,
 } from './port.js';
 
 /**
- * Increment, give the key its expiry when the hit created it (or it somehow has none), tally the
- * action in a sibling hash that expires with the counter, and return count and TTL: one script,
- * so concurrent hits from many nodes can never both see the same count.
+ * Take one place in the window when fewer than the limit are taken: increment, give the key its
+ * expiry when this created it (or it somehow has none), tally the action in a sibling hash that
+ * expires with the counter, and return {reserved, count, ttl}. A full window is left as it is, so
+ * a refused call never counts. One script, so concurrent calls from many nodes can never both take
+ * the last place.
  */
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
+const RESERVE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 local ttl = redis.call('PTTL', KEYS[1])
+if count >= tonumber(ARGV[3]) then
+  if ttl < 0 then ttl = 0 end
+  return {0, count, ttl}
+end
+count = redis.call('INCR', KEYS[1])
+ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('EXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1]) * 1000
@@ -34,17 +42,30 @@ if ARGV[2] ~= '' then
   redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
   if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 end
-return {count, ttl}
+return {1, count, ttl}
+`;
+
+/** Give back a reserved place (a call not served): counter and tally down by one, never below 0. */
+const RELEASE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+if ARGV[1] ~= '' then
+  local n = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+  if n > 1 then redis.call('HINCRBY', KEYS[2], ARGV[1], -1) elseif n == 1 then redis.call('HDEL', KEYS[2], ARGV[1]) end
+end
+return count
 `;
 
 /** ioredis sends EVAL once per connection, then EVALSHA; after a Redis restart it reloads by itself. */
-interface HitCommand {
-  plumblineRateLimitHit(
+interface QuotaCommands {
+  plumblineQuotaReserve(
     counterKey: string,
     actionsKey: string,
     ttlSeconds: number,
     action: string,
+    limit: number,
   ): Promise<unknown>;
+  plumblineQuotaRelease(counterKey: string, actionsKey: string, action: string): Promise<unknown>;
 }
 
 export interface RedisConnectionOptions {
@@ -87,7 +108,8 @@ export class RedisConnection {
       lazyConnect: true,
       retryStrategy: (attempt) => Math.min(attempt * 100, maxDelay),
     });
-    redis.defineCommand('plumblineRateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
+    redis.defineCommand('plumblineQuotaReserve', { numberOfKeys: 2, lua: RESERVE_SCRIPT });
+    redis.defineCommand('plumblineQuotaRelease', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
     // Without a listener ioredis prints every reconnection failure; the caller decides what to log.
     redis.on('error', (error: Error) => options.onError?.(error));
     redis.connect().catch(() => undefined);
@@ -138,21 +160,37 @@ export class RedisConnection {
 
 /** Counters for {@link RateLimiter}; every failure becomes {@link RateLimitStoreUnavailable}. */
 export class RedisRateLimitStore implements RateLimitStore {
-  readonly #redis: Redis & HitCommand;
+  readonly #redis: Redis & QuotaCommands;
 
   /** Built by {@link RedisConnection}; not constructed directly. */
   constructor(redis: Redis) {
-    this.#redis = redis as Redis & HitCommand;
+    this.#redis = redis as Redis & QuotaCommands;
   }
 
-  async hit(key: string, ttlSeconds: number, action?: string): Promise<RateLimitHit> {
-    const reply = await rateLimitCall('hit', () =>
-      this.#redis.plumblineRateLimitHit(key, actionsKey(key), ttlSeconds, action ?? ''),
+  async reserve(
+    key: string,
+    ttlSeconds: number,
+    limit: number,
+    action?: string,
+  ): Promise<RateLimitReservation> {
+    const reply = await rateLimitCall('reserve', () =>
+      this.#redis.plumblineQuotaReserve(key, actionsKey(key), ttlSeconds, action ?? '', limit),
     );
-    if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
+    if (
+      !Array.isArray(reply) ||
+      typeof reply[0] !== 'number' ||
+      typeof reply[1] !== 'number' ||
+      typeof reply[2] !== 'number'
+    ) {
       throw new RateLimitStoreUnavailable(`unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
     }
-    return { count: reply[0], ttl_ms: reply[1] };
+    return { reserved: reply[0] === 1, count: reply[1], ttl_ms: reply[2] };
+  }
+
+  async release(key: string, action?: string): Promise<void> {
+    await rateLimitCall('release', () =>
+      this.#redis.plumblineQuotaRelease(key, actionsKey(key), action ?? ''),
+    );
   }
 
   async peek(key: string): Promise<RateLimitPeek> {

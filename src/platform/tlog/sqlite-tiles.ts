@@ -2,8 +2,7 @@
  * Tile storage in SQLite: a table beside the events in the ledger file (embedded mode), or a file
  * of its own beside the read models (EventStoreDB mode). Full tiles only, each written once.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { preparePrivateDatabase } from '../private-files.js';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import type { StoredTile, TileStorage } from './tree.js';
@@ -36,7 +35,7 @@ export class SqliteTileStorage implements TileStorage {
   /** Shares an open database (the ledger file) or opens and owns a file at `source`. */
   constructor(source: Db | string) {
     if (typeof source === 'string') {
-      if (source !== ':memory:') mkdirSync(dirname(source), { recursive: true });
+      preparePrivateDatabase(source);
       this.#db = new Database(source);
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('busy_timeout = 5000');

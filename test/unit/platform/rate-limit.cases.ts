@@ -42,11 +42,31 @@ export function describeRateLimitSemantics(title: string, backend: () => RateLim
         Array.from({ length: count }, () => limiter.consume(keyId, 'lender', action).then(counted)),
       );
 
-    it('allows exactly 100 of 150 concurrent calls in one UTC day, each seeing its own count', async () => {
+    it('allows exactly 100 of 150 concurrent calls in one UTC day, each allowed one taking its own place', async () => {
       const decisions = await consumeMany(150, 'score');
-      expect(decisions.filter((d) => d.allowed)).to.have.length(100);
-      expect(new Set(decisions.map((d) => d.used)).size).to.equal(150);
-      expect(Math.max(...decisions.map((d) => d.used))).to.equal(150);
+      const allowed = decisions.filter((d) => d.allowed);
+      expect(allowed).to.have.length(100);
+      expect(new Set(allowed.map((d) => d.used)).size).to.equal(100);
+      expect(Math.max(...decisions.map((d) => d.used))).to.equal(100);
+      // A refused call takes no place: the window holds the 100 served calls only.
+      expect(decisions.filter((d) => !d.allowed).every((d) => d.reservation === null)).to.equal(true);
+      expect(await limiter.usage(keyId)).to.deep.include({ used: 100, by_action: { score: 100 } });
+    });
+
+    it('gives back the place of a call that was not served, so the window counts served calls only', async () => {
+      const decisions = await consumeMany(3, 'score');
+      await limiter.release(decisions[0]!.reservation!);
+      expect(await limiter.usage(keyId)).to.deep.include({ used: 2, remaining: 98, by_action: { score: 2 } });
+      await Promise.all(decisions.slice(1).map((d) => limiter.release(d.reservation!)));
+      expect(await limiter.usage(keyId)).to.deep.include({ used: 0, remaining: 100, by_action: {} });
+      // A full window refuses; a released place can be taken again.
+      const full = await consumeMany(100, 'verify');
+      expect(counted(await limiter.consume(keyId, 'lender', 'verify')).allowed).to.equal(false);
+      await limiter.release(full[0]!.reservation!);
+      expect(counted(await limiter.consume(keyId, 'lender', 'verify'))).to.deep.include({
+        allowed: true,
+        used: 100,
+      });
     });
 
     it('reports limit, remaining, reset and the RateLimit headers on a counted call', async () => {
@@ -63,7 +83,7 @@ export function describeRateLimitSemantics(title: string, backend: () => RateLim
       await consumeMany(100);
       clock.advance(30 * 60_000);
       const refused = counted(await limiter.consume(keyId, 'lender'));
-      expect(refused).to.deep.include({ allowed: false, remaining: 0, used: 101, retry_after_s: 41_400 });
+      expect(refused).to.deep.include({ allowed: false, remaining: 0, used: 100, retry_after_s: 41_400 });
       expect(refused.headers.RateLimit).to.equal('"daily";r=0;t=41400');
     });
 
@@ -128,13 +148,13 @@ export function describeRateLimitSemantics(title: string, backend: () => RateLim
       expect(await limiter.usage(keyId)).to.deep.include({ used: 0, remaining: 100, by_action: {} });
     });
 
-    it('gives a counter its TTL on the first hit and keeps it on later hits', async () => {
+    it('gives a counter its TTL on the first reservation and keeps it on later ones', async () => {
       const key = `rl:${keyId}:ttl`;
-      const first = await store.hit(key, 120);
-      expect(first.count).to.equal(1);
+      const first = await store.reserve(key, 120, 10);
+      expect(first).to.deep.include({ reserved: true, count: 1 });
       expect(first.ttl_ms).to.be.within(119_000, 120_000);
-      const second = await store.hit(key, 9_999);
-      expect(second.count).to.equal(2);
+      const second = await store.reserve(key, 9_999, 10);
+      expect(second).to.deep.include({ reserved: true, count: 2 });
       expect(second.ttl_ms).to.be.within(118_000, 120_000);
       const peek = await store.peek(key);
       expect(peek.count).to.equal(2);

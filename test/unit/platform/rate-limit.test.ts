@@ -36,13 +36,13 @@ describe('in-process rate-limit store', () => {
   it('forgets a counter once its TTL has passed on the injected clock', async () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
     const store = new MemoryRateLimitStore(clock);
-    await store.hit('rl:k', 10, 'score');
-    await store.hit('rl:k', 10, 'score');
+    await store.reserve('rl:k', 10, 100, 'score');
+    await store.reserve('rl:k', 10, 100, 'score');
     clock.advance(9_999);
     expect(await store.peek('rl:k')).to.deep.equal({ count: 2, ttl_ms: 1, by_action: { score: 2 } });
     clock.advance(1);
     expect(await store.peek('rl:k')).to.deep.equal({ count: 0, ttl_ms: 0, by_action: {} });
-    expect(await store.hit('rl:k', 10)).to.deep.equal({ count: 1, ttl_ms: 10_000 });
+    expect(await store.reserve('rl:k', 10, 100)).to.deep.equal({ reserved: true, count: 1, ttl_ms: 10_000 });
   });
 });
 
