@@ -31,7 +31,7 @@ import { mountRegistryImport } from './registry/import-route.js';
 import { mountRails } from './rails/routes.js';
 import { usageAction, mountLenderApi } from './lender-api/routes.js';
 import type { LenderAction } from './lender-api/actions.js';
-import { resolveKey, signingSecretFor } from './orgs/keys.js';
+import { keyResolver, signingSecretFor } from './orgs/keys.js';
 import type { Clock } from './platform/clock.js';
 import type { BackgroundVerifier } from './platform/ledger/background-verifier.js';
 import type { Ledger } from './platform/ledger/ledger.js';
@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps): Express {
     verifier: deps.verifier,
     tlog: deps.tlog,
     tlogPublic: deps.tlogPublic === true,
-    resolveKey: (presented) => resolveKey(deps.runtime.state(keys), deps.secrets.keyPepper, presented),
+    resolveKey: keyResolver(() => deps.runtime.state(keys), deps.secrets.keyPepper),
     routes,
     publicBaseUrl: deps.publicBaseUrl,
     dataDir: deps.dataDir,

@@ -162,15 +162,46 @@ export interface AuthenticatedKey {
 export function resolveKey(state: KeysState, pepper: string, presented: string): AuthenticatedKey | null {
   const parsed = parseApiKey(presented);
   if (parsed.status !== 'ok') return null;
-  const keyId = state.by_digest[keyDigest(pepper, parsed.key)];
-  const record: KeyRecord | undefined = keyId === undefined ? undefined : state.keys[keyId];
-  if (!record || record.revoked_at !== null) return null;
-  return { key_id: record.key_id, org_id: record.org_id, scopes: record.scopes, mode: record.mode };
+  return liveRecord(state, state.by_digest[keyDigest(pepper, parsed.key)]);
+}
+
+/** Presented keys whose digest is remembered at once (issue 19 item 3); oldest forgotten first. */
+export const REMEMBERED_KEY_DIGESTS = 10_000;
+
+/**
+ * `resolveKey` for the edge, remembering the peppered digest of keys it has found so a busy key
+ * costs one map lookup instead of an HMAC per request. Only digests of keys on record are kept (a
+ * flood of made-up keys cannot fill it), and the record itself is read from `state()` on every call,
+ * so a revocation takes effect on the next request exactly as without the cache.
+ */
+export function keyResolver(
+  state: () => KeysState,
+  pepper: string,
+): (presented: string) => AuthenticatedKey | null {
+  const digests = new Map<string, string>();
+  return (presented) => {
+    let digest = digests.get(presented);
+    if (digest === undefined) {
+      const parsed = parseApiKey(presented);
+      if (parsed.status !== 'ok') return null;
+      digest = keyDigest(pepper, parsed.key);
+      if (state().by_digest[digest] === undefined) return null;
+      if (digests.size >= REMEMBERED_KEY_DIGESTS) digests.delete(digests.keys().next().value!);
+      digests.set(presented, digest);
+    }
+    return liveRecord(state(), state().by_digest[digest]);
+  };
 }
 
 /** A live key by id (a signed link names the key that asked for it); null when unknown or revoked. */
 export function liveKeyById(state: KeysState, keyId: string): AuthenticatedKey | null {
-  const record: KeyRecord | undefined = Object.hasOwn(state.keys, keyId) ? state.keys[keyId] : undefined;
+  return liveRecord(state, keyId);
+}
+
+/** The key `keyId` names as the edge sees it, or null when unknown or revoked. */
+function liveRecord(state: KeysState, keyId: string | undefined): AuthenticatedKey | null {
+  const record: KeyRecord | undefined =
+    keyId !== undefined && Object.hasOwn(state.keys, keyId) ? state.keys[keyId] : undefined;
   if (!record || record.revoked_at !== null) return null;
   return { key_id: record.key_id, org_id: record.org_id, scopes: record.scopes, mode: record.mode };
 }

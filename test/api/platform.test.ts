@@ -52,6 +52,17 @@ describe('HTTP platform (SPEC §1–§3, §9–§10)', function () {
       expect(ok.status).to.equal(200);
     });
 
+    it('refuses a key on the very next request after its revocation, though the edge remembers its digest', async () => {
+      const key = await svc.key('First Builders Bank');
+      const call = () => request(svc.app).get('/api/projects').set('Authorization', `Bearer ${key.key}`);
+      // Two served calls: the second is answered from the remembered digest.
+      expect((await call()).status).to.equal(200);
+      expect((await call()).status).to.equal(200);
+      const { revokeKey } = await import('../../src/orgs/issue.js');
+      await revokeKey(svc.composed.deps.ledger, svc.composed.deps.runtime, key.key_id, 'test');
+      expect((await call()).status).to.equal(401);
+    });
+
     it('answers a valid key that lacks the scope with 403', async () => {
       const readOnly = await svc.key('Ledger Auditor LLP', ['ledger:read']);
       const res = await request(svc.app)

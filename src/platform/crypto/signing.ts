@@ -21,12 +21,12 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const UNIX_SECONDS = /^\d{1,12}$/;
 const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function bodyBytes(body: SignableBody): Buffer {
-  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+/** SHA-256 of the exact body bytes (a string as its UTF-8 encoding), computed once per response. */
+function bodyDigest(body: SignableBody): Buffer {
+  return createHash('sha256').update(body).digest();
 }
 
-function mac(secret: string, t: number, body: SignableBody): string {
-  const bodyHash = createHash('sha256').update(bodyBytes(body)).digest('hex');
+function mac(secret: string, t: number, bodyHash: string): string {
   return createHmac('sha256', secret).update(`${t}.${bodyHash}`, 'utf8').digest('hex');
 }
 
@@ -58,14 +58,7 @@ export function signatureV2Input(
   ].join('\n');
 }
 
-function macV2(
-  secret: string,
-  t: number,
-  kid: string,
-  binding: SignatureBinding,
-  body: SignableBody,
-): string {
-  const bodyHash = createHash('sha256').update(bodyBytes(body)).digest('hex');
+function macV2(secret: string, t: number, kid: string, binding: SignatureBinding, bodyHash: string): string {
   return createHmac('sha256', secret)
     .update(signatureV2Input(t, kid, binding, bodyHash), 'utf8')
     .digest('hex');
@@ -84,25 +77,35 @@ export interface SignResponseInput {
   binding?: SignatureBinding;
 }
 
-/** The value of the `Plumbline-Signature` header. */
-export function signResponse({ secret, kid, body, t, binding }: SignResponseInput): string {
+/** The header value from the body's digest (so one digest serves the header and Content-Digest). */
+function signDigest({ secret, kid, t, binding }: SignResponseInput, digest: Buffer): string {
   if (!Number.isSafeInteger(t) || t < 0) throw new RangeError(`t must be unix seconds, got ${t}`);
   if (!KEY_ID.test(kid)) throw new RangeError(`kid has characters the header cannot carry: ${kid}`);
-  const v1 = `t=${t},kid=${kid},v1=${mac(secret, t, body)}`;
-  return binding ? `${v1},v2=${macV2(secret, t, kid, binding, body)}` : v1;
+  const bodyHash = digest.toString('hex');
+  const v1 = `t=${t},kid=${kid},v1=${mac(secret, t, bodyHash)}`;
+  return binding ? `${v1},v2=${macV2(secret, t, kid, binding, bodyHash)}` : v1;
+}
+
+/** The value of the `Plumbline-Signature` header. */
+export function signResponse(input: SignResponseInput): string {
+  return signDigest(input, bodyDigest(input.body));
 }
 
 /** RFC 9530 `Content-Digest` value: `sha-256=:<base64>:`. */
 export function contentDigest(body: SignableBody): string {
-  return `sha-256=:${createHash('sha256').update(bodyBytes(body)).digest('base64')}:`;
+  return `sha-256=:${bodyDigest(body).toString('base64')}:`;
 }
 
-/** Both headers a signed response carries, ready for `res.set(...)`. */
+/** Both headers a signed response carries, ready for `res.set(...)`; the body is hashed once. */
 export function signatureHeaders(input: SignResponseInput): {
   'Plumbline-Signature': string;
   'Content-Digest': string;
 } {
-  return { 'Plumbline-Signature': signResponse(input), 'Content-Digest': contentDigest(input.body) };
+  const digest = bodyDigest(input.body);
+  return {
+    'Plumbline-Signature': signDigest(input, digest),
+    'Content-Digest': `sha-256=:${digest.toString('base64')}:`,
+  };
 }
 
 export interface VerifySignatureInput {
@@ -158,7 +161,7 @@ export function verifySignature(input: VerifySignatureInput): SignatureVerificat
   const parts = parseSignatureHeader(input.header);
   if (!parts) return { status: 'bad_format' };
   const { t, kid, v1 } = parts;
-  const expected = Buffer.from(mac(input.secret, t, input.body), 'hex');
+  const expected = Buffer.from(mac(input.secret, t, bodyDigest(input.body).toString('hex')), 'hex');
   if (!timingSafeEqual(expected, Buffer.from(v1, 'hex'))) return { status: 'mismatch', t, kid };
   const skew = Math.floor(input.now.getTime() / 1000) - t;
   if (Math.abs(skew) > (input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS)) {
