@@ -18,6 +18,7 @@ export interface MetricsSources {
 export class HttpMetrics implements RateLimitMetrics {
   readonly registry = new Registry();
   readonly #requests: Histogram<'method' | 'route' | 'status'>;
+  readonly #children = new Map<string, { observe(value: number): void }>();
   readonly #rejections: Counter<'policy'>;
 
   constructor(sources: MetricsSources, opts: { defaultMetrics?: boolean } = {}) {
@@ -73,12 +74,25 @@ export class HttpMetrics implements RateLimitMetrics {
     this.#rejections.inc({ policy });
   }
 
+  /**
+   * The histogram child of one (method, route, status): prom-client hashes a label object on every
+   * observe, so each series' child is looked up once and kept (routes and statuses are bounded).
+   */
+  #series(method: string, route: string, status: number): { observe(value: number): void } {
+    const id = `${method} ${route} ${status}`;
+    let child = this.#children.get(id);
+    if (!child) {
+      child = this.#requests.labels({ method, route, status: String(status) });
+      this.#children.set(id, child);
+    }
+    return child;
+  }
+
   middleware(): RequestHandler {
     return (req, res, next) => {
       res.on('finish', () => {
         const ctx = ctxOf(req);
-        this.#requests.observe(
-          { method: req.method, route: ctx.route ?? 'unmatched', status: String(res.statusCode) },
+        this.#series(req.method, ctx.route ?? 'unmatched', res.statusCode).observe(
           (performance.now() - ctx.started_at) / 1000,
         );
       });
