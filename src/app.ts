@@ -8,10 +8,12 @@ import helmet from 'helmet';
 import { keys } from '../projections/keys.js';
 import { mountLedgerApi } from './audit/ledger-routes.js';
 import { mountAuditVerify } from './audit/verify-route.js';
+import { mountStatus } from './audit/status-route.js';
 import { mountTlog } from './audit/tlog-routes.js';
 import { mountGovernance } from './governance/routes.js';
 import { mountDrawGovernance } from './governance/draw-routes.js';
 import { mountProfiles } from './governance/profiles-route.js';
+import { mountProjectOverview } from './governance/overview-route.js';
 import { mountCertification } from './certification/routes.js';
 import { mountNotarization } from './notarization/routes.js';
 import { mountDeveloperResources } from './openapi/routes.js';
@@ -22,6 +24,7 @@ import { creditActions } from './lender-api/credit-actions.js';
 import { creditView } from './lender-api/entity-facts.js';
 import { historyAction } from './lender-api/history.js';
 import { mountCreditReportPdf } from './lender-api/pdf-route.js';
+import { mountCreditViews } from './lender-api/credit-views.js';
 import { mountPages } from './pages/index.js';
 import { mountProjects } from './projects/routes.js';
 import type { SamApiSource } from './registry/index.js';
@@ -148,6 +151,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   mountHealth(service, deps.probes ?? {});
+  mountStatus(service);
   const credit = creditView(service);
   const lenderActions: LenderAction[] = [
     ...creditActions(service, deps.samApi ?? null),
@@ -159,6 +163,7 @@ export function createApp(deps: AppDeps): Express {
   // Before the ledger API: its `/api/ledger/:seq` would otherwise take `/api/ledger/receipt`.
   mountTlog(service);
   mountLedgerApi(service);
+  mountCreditViews(service);
   mountRegistry(service);
   mountRegistryImport(service);
   mountProjects(service);
@@ -166,6 +171,7 @@ export function createApp(deps: AppDeps): Express {
   mountProfiles(service);
   mountGovernance(service, credit);
   mountDrawGovernance(service, credit);
+  mountProjectOverview(service, credit);
   mountCertification(service, credit);
   mountNotarization(service, credit);
   const outbox = new PaymentOutbox(deps, new FileRailAdapter(join(deps.dataDir, 'payments')));
