@@ -15,12 +15,6 @@ export interface ServiceStatus {
   as_of: string;
 }
 
-/** The log key's id: the second `+` field of the verifier key (`origin+keyid+base64`). */
-export function keyIdOf(verifierKey: string): string {
-  const parts = verifierKey.split('+');
-  return parts[parts.length - 2] ?? '';
-}
-
 export function mountStatus(s: Service): void {
   s.routes.add('GET', '/api/status', async (_req, res) => {
     const head = await s.ledger.store.head();
@@ -41,7 +35,7 @@ export function mountStatus(s: Service): void {
             origin: latest.origin,
             size: latest.size,
             root: latest.root.toString('base64'),
-            key_id: keyIdOf(s.tlog.verifierKey),
+            key_id: s.tlog.signer.keyId.toString('hex'),
           }
         : null,
       as_of: s.clock.now().toISOString(),

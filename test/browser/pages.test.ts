@@ -58,7 +58,7 @@ describe('governance pages and the front door (Chromium)', function () {
     expect(await page.locator('#status-head').textContent()).to.equal(`seq ${head}`);
     const checkpoint = (await page.locator('#status-checkpoint').textContent()) ?? '';
     expect(checkpoint, checkpoint).to.match(
-      /plumbline\.test\/ledger, size \d+, root .+, key [0-9a-f]{8}/,
+      /plumbline\.test\/ledger, size \d+, root .+, key [0-9a-f]{8}$/,
     );
     const links = await page.locator('main a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     for (const href of [
