@@ -103,6 +103,7 @@ export function mountProjectOverview(s: Service, credit: CreditView): void {
             score: cert.score,
             issued_on: cert.issued_on,
             valid_until: cert.valid_until,
+            show_project_name: cert.show_project_name === true,
             status: badgeStatus(
               { id: cert.certification_id, valid_until: cert.valid_until },
               certId ?? null,

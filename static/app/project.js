@@ -203,7 +203,10 @@ function certification(c) {
       src: `/api/certification?action=badge&cert=${encodeURIComponent(c.id)}`,
       alt: `Certification badge ${c.grade} ${words(c.status)}`,
     }),
-    h('p', { class: 'hint', text: `Embed: ${c.badge_url}` }),
+    h('p', {
+      class: 'hint',
+      text: `Embeddable anywhere: ${c.badge_url} — ${c.show_project_name ? 'shows the project name, as you chose' : 'names no project (you did not choose to show it)'}.`,
+    }),
   ];
 }
 
