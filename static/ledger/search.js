@@ -132,7 +132,7 @@ $('audit-form').addEventListener('submit', (event) => {
   void audit($('audit-hash').value.trim().toLowerCase());
 });
 // The key belongs to app.js, which shows "Forget key" exactly while one is in use: follow that.
-new MutationObserver(showSections).observe($('forget-key'), {
+new window.MutationObserver(showSections).observe($('forget-key'), {
   attributes: true,
   attributeFilter: ['hidden'],
 });
