@@ -10,11 +10,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
+import type { Page } from 'playwright-core';
 import { launchChromium, listen } from '../test/support/browser.js';
 import { binary } from '../test/support/binary.js';
-import { pagesScene } from '../test/support/pages-scene.js';
+import { pagesScene, type PagesScene } from '../test/support/pages-scene.js';
 
 const OUT = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+
+/** The explorer with a key in use: the page verified, a server-side search, and a hash audited. */
+async function ledgerExplorer(page: Page, baseUrl: string, scene: PagesScene): Promise<void> {
+  await page.goto(`${baseUrl}/mesh-ledger.html`);
+  await page.getByLabel(/API key with the/).fill(scene.lender.key);
+  await page.getByLabel(/Log verifier key/).fill(scene.svc.composed.deps.tlog.verifierKey);
+  await page.getByRole('button', { name: 'Use key' }).click();
+  await page.getByText(/Verified seq 1–/).waitFor();
+  await page.getByLabel('Event names').fill('DrawSubmitted,CertificationIssued');
+  await page.getByRole('button', { name: 'Search the ledger' }).click();
+  await page.locator('#search-info', { hasText: 'in the whole ledger' }).waitFor();
+  const pdfHash = await request(scene.svc.app)
+    .get('/api/ledger?type=CertificationIssued')
+    .set({ Authorization: `Bearer ${scene.lender.key}` });
+  await page.getByLabel(/Event, report, certificate/).fill(String(pdfHash.body.events[0].hash));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.locator('#audit-result .chain-status.ok').waitFor();
+  await page.screenshot({ path: join(OUT, 'ledger-explorer.png'), fullPage: true });
+  console.log('docs/screenshots/ledger-explorer.png');
+}
 
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
@@ -28,7 +49,6 @@ async function main(): Promise<void> {
       ['portfolio', '/portfolio.html#sort=score&order=desc', true],
       ['project', `/project.html?id=${scene.projectId}`, true],
       ['entity', `/entity.html?id=${scene.gc}`, true],
-      ['ledger-explorer', '/mesh-ledger.html', false],
       ['methodology', '/compliance-methodology.html', false],
     ];
     for (const [name, path, keyed] of shots) {
@@ -41,6 +61,7 @@ async function main(): Promise<void> {
       await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
       console.log(`docs/screenshots/${name}.png`);
     }
+    await ledgerExplorer(page, server.baseUrl, scene);
     const pdf = await request(scene.svc.app)
       .get(`/api/credit-report-pdf?entity=${scene.gc}&key=${scene.lender.key}`)
       .buffer(true)

@@ -345,12 +345,17 @@ export function creditReportDocument(
       reasonList(r),
       { text: 'Factors that apply', style: 'h2' },
       factorRows(r),
-      ...behaviorSection(r),
-      ...eligibilitySection(ctx),
-      ...inquirySection(r, ctx),
-      ...conflictsAndRemediation(r),
-      ...samSection(r),
-      ...provenanceSection(r, checkpoint),
+      // Each section stays on one page: a heading never ends a page apart from its table.
+      ...[
+        behaviorSection(r),
+        eligibilitySection(ctx),
+        inquirySection(r, ctx),
+        conflictsAndRemediation(r),
+        samSection(r),
+        provenanceSection(r, checkpoint),
+      ]
+        .filter((section) => section.length > 0)
+        .map((section) => ({ stack: section, unbreakable: true })),
     ],
     footer: (page: number, pages: number) => ({
       margin: [48, 16, 48, 0],

@@ -96,7 +96,7 @@ export function lineChart(points, { width = 640, height = 220, label = 'score hi
 export function barList(rows, { width = 640, label = 'dimensions' } = {}) {
   const rowH = 26,
     labelW = 210,
-    valueW = 70;
+    valueW = 150;
   const height = rows.length * rowH + 8;
   const root = svg(width, height, label);
   root.classList.add('bar-list');

@@ -32,15 +32,25 @@ function item(label, value) {
   return h('div', {}, h('dt', { text: label }), h('dd', {}, value));
 }
 
-function entityLink(id) {
-  return id ? h('a', { href: `/entity.html?id=${encodeURIComponent(id)}`, text: id }) : '—';
+function entityLink(id, names) {
+  return id ? h('a', { href: `/entity.html?id=${encodeURIComponent(id)}`, text: names.get(id) ?? id }) : '—';
 }
 
-function facts(p) {
+/** Legal names of the project's parties (entities are the bureau's, readable by every lender). */
+async function partyNames(p) {
+  const ids = [p.borrower, p.general_contractor, p.architect].filter(Boolean);
+  const found = await Promise.all(
+    ids.map((id) => api(`/api/entities/${encodeURIComponent(id)}`).catch(() => null)),
+  );
+  return new Map(found.filter(Boolean).map((e) => [e.entity_id, e.legal_name]));
+}
+
+function facts(p, names) {
   return [
     item('Profile', words(p.profile)),
-    item('Borrower', entityLink(p.borrower)),
-    item('General contractor', entityLink(p.general_contractor)),
+    item('Borrower', entityLink(p.borrower, names)),
+    item('General contractor', entityLink(p.general_contractor, names)),
+    item('Architect', entityLink(p.architect, names)),
     item('Loan amount', money(p.loan_amount)),
     item('Equity', money(p.equity)),
     item('Contract sum', money(p.contract_sum)),
@@ -221,7 +231,10 @@ async function show(id) {
     ]);
     $('page-title').textContent = p.name;
     document.title = `Plumbline — ${p.name}`;
-    $('facts').replaceChildren(...facts(p), item('Open findings', String(gov.open_findings)));
+    $('facts').replaceChildren(
+      ...facts(p, await partyNames(p)),
+      item('Open findings', String(gov.open_findings)),
+    );
     const cards = await Promise.all(draws.data.map(drawCard));
     $('draws').replaceChildren(...(cards.length ? cards : [h('p', { text: 'No draw submitted yet.' })]));
     $('finding-rows').replaceChildren(

@@ -86,7 +86,7 @@ describe('governance pages and the front door (Chromium)', function () {
     await page.locator('#rows tr').first().filter({ hasText: 'Keystone Builders' }).waitFor();
     const keystone = page.locator('#rows tr').first();
     expect(await keystone.locator('td').nth(1).textContent()).to.equal('C');
-    expect(await keystone.locator('td').nth(3).textContent()).to.equal('Provisional (new)');
+    expect(await keystone.locator('td').nth(3).textContent()).to.equal('Probation');
     expect(await keystone.locator('svg.spark polyline').count()).to.equal(1);
     expect(await page.locator('#page-info').textContent()).to.equal('1–4 of 4');
     await screenshot(page, 'portfolio');
@@ -100,15 +100,20 @@ describe('governance pages and the front door (Chromium)', function () {
     expect(await page.locator('h1').textContent()).to.equal('Harbor View Lofts');
     const card = page.locator('.draw-card').first();
     expect(await card.locator('.verdict').textContent()).to.equal(
-      'Not fundable now: 1 of 7 gates are not met.',
+      'Not fundable now: 2 of 7 gates are not met.',
     );
     const failing = card.locator('.checklist li.fail');
-    expect(await failing.count()).to.equal(1);
-    expect(await failing.textContent()).to.contain(
-      'The documents the profile requires notarized are notarized: not met',
-    );
-    expect(await failing.textContent()).to.contain('Rule notarization');
-    expect(await card.locator('.checklist li.pass').count()).to.equal(6);
+    const failed = await failing.allTextContents();
+    expect(failed).to.have.length(2);
+    expect(failed[0]).to.contain('The draw compiles FUNDABLE: not met');
+    expect(failed[0]).to.contain('Rule verdict_fundable');
+    expect(failed[1]).to.contain('The documents the profile requires notarized are notarized: not met');
+    expect(failed[1]).to.contain('Rule notarization');
+    expect(await card.locator('.checklist li.pass').count()).to.equal(5);
+    const finding = page.locator('#finding-rows tr').first();
+    expect(await finding.locator('td').first().textContent()).to.equal('Blocking');
+    expect(await finding.locator('td').nth(3).textContent()).to.match(/TTL-/);
+    expect(await finding.locator('td').nth(5).textContent()).to.match(/^Open/);
     expect(await card.locator('table.g702').textContent()).to.contain('8. Current payment due$135,000.00');
     expect(await card.locator('table.g703 tbody tr').count()).to.equal(2);
     expect(await page.locator('#rails li').count()).to.equal(11);

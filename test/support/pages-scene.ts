@@ -1,7 +1,7 @@
 /**
  * A scene for the governance pages (browser specs and `npm run screenshots`): the Harbor View Lofts
- * draw documented, compiled and signed but its lien waiver not yet notarized (so its payment gate
- * shows one unmet rule), the project certified, and the GC scored by this lender in three months
+ * draw documented, compiled and signed but its lien waiver not yet notarized and a new lien on title
+ * since (so its payment gate shows unmet rules and the project an open blocking finding), the project certified, and the GC scored by this lender in three months
  * and once by another lender (redacted on the entity page).
  */
 import { expect } from 'chai';
@@ -34,6 +34,8 @@ export async function pagesScene(): Promise<PagesScene> {
   const compiled = await journey.compile();
   expect(compiled.status, JSON.stringify(compiled.body)).to.equal(201);
   await journey.signAll();
+  // A lien recorded after the compile: a blocking finding the page shows open, with its evidence.
+  await journey.recordLien();
   await score(lender);
   const cert = await journey.post('/api/certification', { action: 'issue', project_id: journey.projectId });
   expect(cert.status, JSON.stringify(cert.body)).to.equal(201);
