@@ -27,10 +27,11 @@ async function ledgerExplorer(page: Page, baseUrl: string, scene: PagesScene): P
   await page.getByLabel('Event names').fill('DrawSubmitted,CertificationIssued');
   await page.getByRole('button', { name: 'Search the ledger' }).click();
   await page.locator('#search-info', { hasText: 'in the whole ledger' }).waitFor();
-  const pdfHash = await request(scene.svc.app)
+  const certified = await request(scene.svc.app)
     .get('/api/ledger?type=CertificationIssued')
     .set({ Authorization: `Bearer ${scene.lender.key}` });
-  await page.getByLabel(/Event, report, certificate/).fill(String(pdfHash.body.events[0].hash));
+  const events = (certified.body as { events: { hash: string }[] }).events;
+  await page.getByLabel(/Event, report, certificate/).fill(events[0]?.hash ?? '');
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.locator('#audit-result .chain-status.ok').waitFor();
   await page.screenshot({ path: join(OUT, 'ledger-explorer.png'), fullPage: true });
