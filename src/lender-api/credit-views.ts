@@ -36,10 +36,9 @@ export interface PortfolioEntry extends PortfolioRow {
 
 function offsetOf(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
-  const n = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!Number.isInteger(n) || n < 0)
-    throw new ProblemError('INVALID_REQUEST', 'cursor is not one this API issued');
-  return n;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^\d{1,9}$/.test(text)) throw new ProblemError('INVALID_REQUEST', 'cursor is not one this API issued');
+  return Number(text);
 }
 
 function compare(
