@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { DEMO_SCOPES } from '../../src/demo/first-start.js';
 import { listen, type Listening } from '../support/browser.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -48,7 +49,7 @@ describe('README Try-it block', function () {
     const block = tryItBlock(readFileSync(README, 'utf8'));
     expect(block).to.match(/date -d/);
     expect(block).not.to.match(/20\d\d-\d\d-\d\d/, 'no fixed dates: they go stale');
-    const key = await svc.key('Try It Bank');
+    const key = await svc.key('Try It Bank', DEMO_SCOPES);
     const payments: string[] = [];
     for (const round of [1, 2]) {
       const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', block], {
