@@ -496,10 +496,10 @@ export const PortfolioViewSchema = z.looseObject({
     z.looseObject({
       entity: str,
       entity_id: str,
-      composite_score: int,
+      composite_score: z.number(),
       grade: str,
       behavioral_state: str,
-      trend: z.array(int),
+      trend: z.array(z.number()),
       open_findings: int,
     }),
   ),
@@ -510,11 +510,19 @@ export const PortfolioViewSchema = z.looseObject({
 export const EntityCreditViewSchema = z.looseObject({
   entity_id: str,
   legal_name: str,
-  current: z.looseObject({ composite_score: int, grade: str, confidence: str }),
+  current: z.looseObject({ composite_score: z.number(), grade: str, confidence: str }),
   dimensions: z.array(
-    z.looseObject({ name: str, score: int, grade: str, weight: z.number(), insufficient_data: z.boolean() }),
+    z.looseObject({
+      name: str,
+      score: z.number(),
+      grade: str,
+      weight: z.number(),
+      insufficient_data: z.boolean(),
+    }),
   ),
-  score_history: z.array(z.looseObject({ on: str, composite_score: int, grade: str, yours: z.boolean() })),
+  score_history: z.array(
+    z.looseObject({ on: str, composite_score: z.number(), grade: str, yours: z.boolean() }),
+  ),
   behavioral: z.looseObject({ state: str, since: str, transitions: z.array(z.looseObject({})) }),
   inquiries_by_month: z.array(z.looseObject({ month: str, yours: int, other_lenders: int })),
   as_of: str,
