@@ -141,7 +141,8 @@ function g703Table(d) {
   );
 }
 
-async function drawCard(d) {
+/** One draw; the newest is shown open, earlier ones folded (their figures one click away). */
+async function drawCard(d, newest) {
   const gates = await api(`/api/draws/${encodeURIComponent(d.id)}/gates`);
   const signed = d.signatures.map((s) => `${words(s.role)} (${s.signer_name}, ${s.signed_on})`).join('; ');
   return h(
@@ -155,10 +156,17 @@ async function drawCard(d) {
       `Requested ${money(d.requested_amount)}; compiles ${words(gates.draw_verdict)}. `,
       `Signatures: ${signed || 'none yet'}.`,
     ),
-    h('h4', { text: 'Payment gate' }),
-    ...gateList(gates),
-    g702Table(d),
-    g703Table(d),
+    h(
+      'details',
+      { open: newest },
+      h('summary', {
+        text: d.status === 'FUNDED' ? 'Payment gate and G702/G703 (funded)' : 'Payment gate and G702/G703',
+      }),
+      h('h4', { text: 'Payment gate' }),
+      ...gateList(gates),
+      g702Table(d),
+      g703Table(d),
+    ),
   );
 }
 
@@ -235,7 +243,8 @@ async function show(id) {
       ...facts(p, await partyNames(p)),
       item('Open findings', String(gov.open_findings)),
     );
-    const cards = await Promise.all(draws.data.map(drawCard));
+    const newestFirst = [...draws.data].sort((a, b) => b.application_no - a.application_no);
+    const cards = await Promise.all(newestFirst.map((d, i) => drawCard(d, i === 0)));
     $('draws').replaceChildren(...(cards.length ? cards : [h('p', { text: 'No draw submitted yet.' })]));
     $('finding-rows').replaceChildren(
       ...(gov.findings.length
