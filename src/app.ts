@@ -8,10 +8,12 @@ import helmet from 'helmet';
 import { keys } from '../projections/keys.js';
 import { mountLedgerApi } from './audit/ledger-routes.js';
 import { mountAuditVerify } from './audit/verify-route.js';
+import { mountStatus } from './audit/status-route.js';
 import { mountTlog } from './audit/tlog-routes.js';
 import { mountGovernance } from './governance/routes.js';
 import { mountDrawGovernance } from './governance/draw-routes.js';
 import { mountProfiles } from './governance/profiles-route.js';
+import { mountProjectOverview } from './governance/overview-route.js';
 import { mountCertification } from './certification/routes.js';
 import { mountNotarization } from './notarization/routes.js';
 import { mountDeveloperResources } from './openapi/routes.js';
@@ -23,6 +25,7 @@ import { creditView } from './lender-api/entity-facts.js';
 import { historyAction } from './lender-api/history.js';
 import { mountCreditReportPdf, pdfLinkAction } from './lender-api/pdf-route.js';
 import { pdfLinkKey } from './lender-api/pdf-link.js';
+import { mountCreditViews } from './lender-api/credit-views.js';
 import { mountPages } from './pages/index.js';
 import { mountProjects } from './projects/routes.js';
 import type { SamApiSource } from './registry/index.js';
@@ -156,6 +159,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   mountHealth(service, deps.probes ?? {});
+  mountStatus(service);
   const credit = creditView(service);
   const lenderActions: LenderAction[] = [
     ...creditActions(service, deps.samApi ?? null),
@@ -168,6 +172,7 @@ export function createApp(deps: AppDeps): Express {
   // Before the ledger API: its `/api/ledger/:seq` would otherwise take `/api/ledger/receipt`.
   mountTlog(service);
   mountLedgerApi(service);
+  mountCreditViews(service);
   mountRegistry(service);
   mountRegistryImport(service);
   mountProjects(service);
@@ -175,6 +180,7 @@ export function createApp(deps: AppDeps): Express {
   mountProfiles(service);
   mountGovernance(service, credit);
   mountDrawGovernance(service, credit);
+  mountProjectOverview(service, credit);
   mountCertification(service, credit);
   mountNotarization(service, credit);
   const outbox = new PaymentOutbox(deps, new FileRailAdapter(join(deps.dataDir, 'payments')));

@@ -3,6 +3,7 @@
  * ledger (and DEMO not 0) it seeds the demo dataset and prints a demo key.
  */
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { createApp, paymentOutboxOf, serviceOf } from './app.js';
 import { BehaviorEvaluator } from './lender-api/behavior-evaluator.js';
@@ -11,6 +12,7 @@ import { seedOnFirstStart } from './demo/first-start.js';
 import { systemClock } from './platform/clock.js';
 import { createLogger } from './platform/log.js';
 import { installProcessGuards } from './platform/http/process-guards.js';
+import { writeFileAtomically } from './platform/atomic-file.js';
 
 let config;
 try {
@@ -52,8 +54,20 @@ logger.info(
 if (!config.REDIS_URL)
   logger.info('REDIS_URL unset: rate limits and idempotency use in-process/SQLite stores (single node only)');
 
-const firstStart = await seedOnFirstStart(composed.deps, config.DEMO, logger);
+// One progress line while the demo seeds (a TTY redraws it; a log gets a line every 10 %).
+let lastTenth = -1;
+const firstStart = await seedOnFirstStart(composed.deps, config.DEMO, logger, (done, total) => {
+  const pct = total === 0 ? 100 : Math.floor((done * 100) / total);
+  if (process.stderr.isTTY)
+    process.stderr.write(`\rSeeding the demo dataset: ${pct}% (${done}/${total} steps)`);
+  else if (Math.floor(pct / 10) > lastTenth) process.stderr.write(`Seeding the demo dataset: ${pct}%\n`);
+  lastTenth = Math.floor(pct / 10);
+  if (done === total && process.stderr.isTTY) process.stderr.write('\n');
+});
 const { demo, operator } = firstStart;
+// The demo key stays findable after a restart: DATA_DIR/demo-key.txt, readable by this user only.
+const demoKeyFile = join(config.DATA_DIR, 'demo-key.txt');
+if (demo) writeFileAtomically(demoKeyFile, `${demo.key}\n`);
 // The chain verifier already runs in the background (compose); readiness does not wait for a full
 // pass (SPEC §10), which on a million-event ledger takes seconds. /readyz and /api/ledger/verify
 // report its watermark as it advances.
@@ -66,6 +80,14 @@ const app = createApp({
 const evaluator = new BehaviorEvaluator(serviceOf(app));
 evaluator.start(60 * 60 * 1000);
 const server = createServer(app);
+server.on('error', (error: NodeJS.ErrnoException) => {
+  process.stderr.write(
+    error.code === 'EADDRINUSE'
+      ? `plumbline: port ${config.PORT} is already in use; stop what holds it or start with PORT=<another port>\n`
+      : `plumbline: cannot listen on ${config.HOST}:${config.PORT}: ${error.message}\n`,
+  );
+  process.exit(1);
+});
 server.listen(config.PORT, config.HOST, () => {
   // From here on no escaped error ends the process; before, a startup failure still does.
   installProcessGuards(logger);
@@ -78,7 +100,7 @@ server.listen(config.PORT, config.HOST, () => {
       `  ${composed.deps.tlog.verifierKey}`,
       ...(demo
         ? [
-            `Demo key (${demo.org_name}, scopes ${demo.scopes.join(' ')}):`,
+            `Demo key (${demo.org_name}, scopes ${demo.scopes.join(' ')}), saved in ${demoKeyFile}:`,
             `  ${demo.key}`,
             `  signing secret: ${demo.signing_secret}`,
             `  try: curl -s -X POST '${publicBaseUrl}/api/lender-credit?action=usage' -H 'x-plumbline-api-key: ${demo.key}'`,

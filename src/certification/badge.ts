@@ -29,12 +29,14 @@ export interface BadgeContent {
   score: number;
   status: BadgeStatus;
   issued_on: IsoDate;
-  project_name: string;
+  /** null: the lender did not choose to show it; the badge then says "Certified project". */
+  project_name: string | null;
 }
 
 export function renderBadge(content: BadgeContent): string {
   const accent = content.status === 'VALID' ? GRADE_COLORS[content.grade] : INACTIVE_COLOR;
-  const projectName = withoutControls(content.project_name);
+  const projectName =
+    content.project_name === null ? 'Certified project' : withoutControls(content.project_name);
   const name = escapeXml(truncate(projectName, BADGE_NAME_MAX_CHARS));
   const label = escapeXml(
     `Plumbline certification: ${projectName}, grade ${content.grade}, score ${content.score}, ${content.status}, issued ${content.issued_on}`,

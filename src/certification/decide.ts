@@ -21,6 +21,8 @@ import { badgeUrl, certify } from './certify.js';
 export interface IssueCertification {
   type: 'IssueCertification';
   project_id: string;
+  /** Whether the public badge may show the project's name (the lender's choice; default no). */
+  show_project_name?: boolean;
 }
 
 export function decideIssueCertification(
@@ -47,6 +49,7 @@ export function decideIssueCertification(
     issued_on: terms.issued_on,
     valid_until: terms.valid_until,
     badge_url: badgeUrl(ctx.publicBaseUrl, id),
+    show_project_name: command.show_project_name === true,
     scan_id: scan.payload['scan_id'],
   };
   const payload = { certification, as_of: ctx.now.toISOString() };
@@ -63,6 +66,7 @@ export function decideIssueCertification(
       score: terms.score,
       issued_on: terms.issued_on,
       valid_until: terms.valid_until,
+      show_project_name: command.show_project_name === true,
       ...r,
     }),
   });

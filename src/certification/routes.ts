@@ -18,6 +18,8 @@ import { decideIssueCertification } from './decide.js';
 export const IssueCertificationBody = z.strictObject({
   action: z.literal('issue'),
   project_id: z.string().min(1).max(80),
+  /** Show the project's name on the public badge (default false: the badge names no project). */
+  show_project_name: z.boolean().optional(),
 });
 const BadgeQuery = z.strictObject({
   action: z.literal('badge'),
@@ -32,12 +34,21 @@ export function mountCertification(s: Service, credit: CreditView): void {
     async (req, res) => {
       const body = parseWith(IssueCertificationBody, req.body);
       await governanceCommand(s, credit, req, res, (head, ctx) =>
-        decideIssueCertification(head, { type: 'IssueCertification', project_id: body.project_id }, ctx),
+        decideIssueCertification(
+          head,
+          {
+            type: 'IssueCertification',
+            project_id: body.project_id,
+            show_project_name: body.show_project_name === true,
+          },
+          ctx,
+        ),
       );
     },
   );
 
-  // Public: badges are embedded in lenders' and owners' pages; they show only what the badge says.
+  // Public: badges are embedded in lenders' and owners' pages; they show only what the badge says,
+  // and the project's name only when the lender chose so at certification.
   s.routes.add('GET', '/api/certification', (req, res) => {
     const { cert } = parseWith(BadgeQuery, req.query, 'query');
     const g = s.runtime.state(governance);
@@ -54,8 +65,13 @@ export function mountCertification(s: Service, credit: CreditView): void {
       score: record.score,
       status,
       issued_on: record.issued_on,
-      project_name: project?.name ?? record.project_id,
+      project_name: record.show_project_name === true ? (project?.name ?? null) : null,
     });
-    res.set('Cache-Control', 'no-cache').type('image/svg+xml').send(svg);
+    // Embeddable on a lender's or an owner's own site: helmet's same-origin CORP is lifted here only.
+    res
+      .set('Cache-Control', 'no-cache')
+      .set('Cross-Origin-Resource-Policy', 'cross-origin')
+      .type('image/svg+xml')
+      .send(svg);
   });
 }

@@ -32,8 +32,10 @@ export async function seedOnFirstStart(
   deps: AppDeps,
   demoFlag: '0' | '1' | undefined,
   logger: Logger,
+  /** Told how far the demo seeding got (steps done of total), for a progress line. */
+  onProgress?: (done: number, total: number) => void,
 ): Promise<FirstStartKeys> {
-  const seeded = await seedDemo(deps, demoFlag, logger);
+  const seeded = await seedDemo(deps, demoFlag, logger, onProgress);
   const operator =
     seeded?.operator_key ??
     (await bootstrapPlatformOperator(deps.ledger, deps.runtime, deps.secrets, { randomBytes: secureRandom }));
@@ -45,12 +47,13 @@ async function seedDemo(
   deps: AppDeps,
   demoFlag: '0' | '1' | undefined,
   logger: Logger,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<{ demo_key: IssuedKey; operator_key: IssuedKey } | null> {
   if (demoFlag === '0' || deps.ledger.head.seq > 0) return null;
   logger.info('empty ledger: seeding the demo dataset');
   const started = performance.now();
   const plan = planDemo({ today: isoDate(deps.clock.now()) });
-  const run = await runDemo(deps, plan, { randomBytes: secureRandom });
+  const run = await runDemo(deps, plan, { randomBytes: secureRandom, ...(onProgress ? { onProgress } : {}) });
   logger.info('demo dataset seeded', {
     ms: Math.round(performance.now() - started),
     events: run.counts.events,

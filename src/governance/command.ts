@@ -56,3 +56,17 @@ export async function governanceCommand(
         : { ...decided.payload, provenance: provenanceOf(decided.payload, anchor) },
     );
 }
+
+/**
+ * The read models as they stand now, for read-only queries (a draw's gates, a project's findings):
+ * the same `headOf` a command reads, outside any commit, so nothing may be decided on it.
+ */
+export function headNow(s: Service, credit: CreditView): GovernanceHead {
+  return headOf(
+    s,
+    s.ledger.head,
+    credit,
+    (at) => platformWatermarks(s, at),
+    () => distressedProjects(s),
+  );
+}

@@ -111,6 +111,11 @@ export interface CertificationIssuedData {
   score: number;
   issued_on: IsoDate;
   valid_until: IsoDate;
+  /**
+   * Whether the public badge shows the project's name: the lender's choice at certification.
+   * Absent on certifications recorded before the choice existed, whose badges then show no name.
+   */
+  show_project_name?: boolean;
   payload_hash: string;
   /** `[{kind: 'certification', hash: payload_hash}]` */
   artifacts: ArtifactRef[];

@@ -19,14 +19,46 @@ import { countRequest } from '../platform/http/rate-limit.js';
 import type { Service } from '../platform/http/service.js';
 import { nameText, parseWith } from '../platform/http/validate.js';
 import type { SamApiSource } from '../registry/index.js';
-import { renderCreditReportPdf } from '../reports/credit-report-pdf.js';
 import { defineAction, type LenderAction } from './actions.js';
+import { credit as creditProjection } from '../../projections/credit.js';
+import { registryProjection } from '../../projections/registry.js';
+import { assessedEligibility, type CreditReport } from '../credit/index.js';
+import { renderCreditReportPdf, type ReportContext } from '../reports/credit-report-pdf.js';
+import { entityFacts } from './entity-facts.js';
 import { issueCreditReport } from './credit-actions.js';
 import { PDF_LINK_TTL_S, signPdfLink, verifyPdfLink } from './pdf-link.js';
 
 export const PDF_PATH = '/api/credit-report-pdf';
 
 const EntityRef = nameText(200);
+
+/** What the printed report shows beside the sealed report, read from the read models after it was recorded. */
+function reportContext(s: Service, report: CreditReport, org_id: string): ReportContext | undefined {
+  const entity = s.runtime.state(registryProjection).entities[report.entity_id];
+  if (!entity) return undefined;
+  const credit = s.runtime.state(creditProjection);
+  const inquiries = credit.entities[report.entity_id]?.inquiries ?? [];
+  const now = s.clock.now();
+  const e = assessedEligibility(credit, entityFacts(s, entity, now), now);
+  return {
+    identity: {
+      ein: entity.ein,
+      uei: entity.uei,
+      cage: entity.cage,
+      roles: entity.roles,
+      aliases: entity.aliases,
+    },
+    reports: inquiries.map((i) => ({ on: i.as_of.slice(0, 10), composite_score: i.composite_score })),
+    eligibility: {
+      pral: e.payment_recommendation.pral,
+      rationale: e.payment_recommendation.rationale,
+      eligible_payment_rails: e.eligible_payment_rails,
+      marketplace_tier: e.marketplace_access.tier,
+      programs: e.marketplace_access.programs,
+    },
+    inquiries: inquiries.map((i) => ({ on: i.as_of.slice(0, 10), yours: i.org_id === org_id })),
+  };
+}
 
 const PdfQuery = z.strictObject({
   entity: EntityRef,
@@ -147,6 +179,7 @@ export function mountCreditReportPdf(s: Service, sam: SamApiSource | null = null
             key_id: s.tlog.signer.keyId.toString('hex'),
           }
         : undefined,
+      reportContext(s, report, authOf(req).org_id),
     );
     const filename = `plumbline-credit-${report.entity_id}-${report.as_of.slice(0, 10)}.pdf`;
     res

@@ -8,6 +8,9 @@
 import { z } from 'zod';
 import { AuditVerifyBody } from '../audit/verify-route.js';
 import { ConsistencyQuery, EventQuery } from '../audit/tlog-routes.js';
+import { LedgerPageQuery } from '../audit/ledger-routes.js';
+import { PortfolioQuery } from '../lender-api/credit-views.js';
+import { GatesQuery } from '../payments/routes.js';
 import { IssueCertificationBody } from '../certification/routes.js';
 import { AcceptDrawBody, CompileBody, RejectDrawBody, SimulateBody } from '../governance/draw-routes.js';
 import { AdequacyBody, KernelScanBody } from '../governance/routes.js';
@@ -88,10 +91,7 @@ export const QUERIES = {
     cursor: z.string().max(200).optional(),
     q: z.string().min(1).max(200).optional(),
   }),
-  ledgerPage: z.strictObject({
-    after: z.coerce.number().int().min(0).default(0),
-    limit: z.coerce.number().int().min(1).max(500).default(100),
-  }),
+  ledgerPage: LedgerPageQuery,
   pdf: z.strictObject({
     entity: z.string().trim().min(1).max(200),
     key: z.string().max(200).optional().meta({
@@ -621,7 +621,8 @@ function ledgerAndPlatform(): OperationSpec[] {
       method: 'GET',
       path: '/api/ledger',
       operationId: 'ledgerPage',
-      summary: 'Ledger events after a seq (other orgs redacted)',
+      summary:
+        'Ledger events after a seq or cursor (other orgs redacted); filters by type, stream prefix, entity and recorded_at range search the whole ledger',
       query: QUERIES.ledgerPage,
       response: ok('LedgerPage', R.LedgerPageSchema),
     },
@@ -756,6 +757,82 @@ export function developerResources(): OperationSpec[] {
   ];
 }
 
+/** The read views the governance pages and the front door use (issue 18). */
+function pageViews(): OperationSpec[] {
+  return [
+    {
+      access: 'public',
+      tag: 'Platform',
+      method: 'GET',
+      path: '/api/status',
+      operationId: 'serviceStatus',
+      summary: 'The ledger head, how far the chain is verified, and the latest signed checkpoint (public)',
+      response: ok('ServiceStatus', R.ServiceStatusSchema),
+    },
+    {
+      access: 'public',
+      tag: 'Platform',
+      method: 'GET',
+      path: '/',
+      operationId: 'frontDoor',
+      summary: 'The front door: what the service is, its status, and every page',
+      response: { status: 200, description: 'HTML', contentType: 'text/html' },
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/portfolio',
+      operationId: 'portfolioView',
+      tag: 'Governance',
+      summary:
+        'Every governed entity with grade, behavioral state, trend and your open findings (sorted, paginated)',
+      query: PortfolioQuery,
+      response: ok('PortfolioView', R.PortfolioViewSchema),
+      errors: ['INVALID_REQUEST'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/entities/:id/credit',
+      operationId: 'entityCreditView',
+      tag: 'Governance',
+      summary:
+        'Score history, dimensions, behavioral timeline and inquiries by month (other lenders counted, not named)',
+      response: ok('EntityCreditView', R.EntityCreditViewSchema),
+      errors: ['NOT_FOUND', 'CONFLICT'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/projects/:id/governance',
+      operationId: 'projectGovernanceView',
+      tag: 'Governance',
+      summary: "A project's findings with evidence and cure status, and its latest certification",
+      response: ok('ProjectGovernanceView', R.ProjectGovernanceViewSchema),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      method: 'GET',
+      path: '/api/draws/:id/gates',
+      operationId: 'drawGates',
+      tag: 'Governance',
+      summary:
+        'The payment gate a push decided now would evaluate, each gate with its rule in words (records nothing)',
+      query: GatesQuery,
+      response: ok('DrawGates', R.DrawGatesSchema),
+      errors: ['NOT_FOUND'],
+    },
+  ];
+}
+
 export function routeOperations(): OperationSpec[] {
-  return [...ingestion(), ...governance(), ...rails(), ...ledgerAndPlatform(), ...developerResources()];
+  return [
+    ...ingestion(),
+    ...governance(),
+    ...rails(),
+    ...ledgerAndPlatform(),
+    ...pageViews(),
+    ...developerResources(),
+  ];
 }

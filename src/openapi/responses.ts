@@ -471,7 +471,12 @@ export const RedactedEventSchema = z
   })
   .meta({ description: "Another org's event: the chain fields only, so every link still verifies." });
 export const LedgerEntrySchema = z.union([RedactedEventSchema, LedgerEventSchema]);
-export const LedgerPageSchema = z.looseObject({ events: z.array(LedgerEntrySchema), head: LedgerHeadSchema });
+export const LedgerPageSchema = z.looseObject({
+  events: z.array(LedgerEntrySchema),
+  head: LedgerHeadSchema,
+  next_cursor: nullable(str),
+  scanned_through: int.optional(),
+});
 export const LedgerVerifyStatusSchema = z.looseObject({
   ok: z.boolean(),
   verified_through: int,
@@ -485,4 +490,73 @@ export const ReadinessSchema = z.looseObject({
   status: z.enum(['ready', 'not_ready']),
   checks: z.record(str, z.looseObject({ ok: z.boolean(), detail: str })),
   ledger: z.looseObject({ head: int, verified_through: int, chain_ok: z.boolean() }),
+});
+
+export const ServiceStatusSchema = z.looseObject({
+  service: str,
+  version: str,
+  head: z.looseObject({ seq: int }),
+  chain: z.looseObject({ ok: z.boolean(), verified_through: int, last_run_at: nullable(str) }),
+  checkpoint: nullable(z.looseObject({ origin: str, size: int, root: str, key_id: str })),
+  as_of: str,
+});
+export const PortfolioViewSchema = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      entity: str,
+      entity_id: str,
+      composite_score: z.number(),
+      grade: str,
+      behavioral_state: str,
+      trend: z.array(z.number()),
+      open_findings: int,
+    }),
+  ),
+  total: int,
+  next_cursor: nullable(str),
+  as_of: str,
+});
+export const EntityCreditViewSchema = z.looseObject({
+  entity_id: str,
+  legal_name: str,
+  current: z.looseObject({ composite_score: z.number(), grade: str, confidence: str }),
+  dimensions: z.array(
+    z.looseObject({
+      name: str,
+      score: z.number(),
+      grade: str,
+      weight: z.number(),
+      insufficient_data: z.boolean(),
+    }),
+  ),
+  score_history: z.array(
+    z.looseObject({ on: str, composite_score: z.number(), grade: str, yours: z.boolean() }),
+  ),
+  behavioral: z.looseObject({ state: str, since: str, transitions: z.array(z.looseObject({})) }),
+  inquiries_by_month: z.array(z.looseObject({ month: str, yours: int, other_lenders: int })),
+  as_of: str,
+});
+export const ProjectGovernanceViewSchema = z.looseObject({
+  project_id: str,
+  findings: z.array(
+    z.looseObject({
+      id: str,
+      code: str,
+      title: str,
+      cure: z.looseObject({ status: z.enum(['OPEN', 'RESOLVED']) }),
+    }),
+  ),
+  open_findings: int,
+  certification: nullable(z.looseObject({ id: str, grade: str, score: int, status: str, badge_url: str })),
+  as_of: str,
+});
+export const DrawGatesSchema = z.looseObject({
+  draw_id: str,
+  project_id: str,
+  status: str,
+  rail: str,
+  draw_verdict: str,
+  fundable: z.boolean(),
+  gates: z.array(z.looseObject({ gate: str, passed: z.boolean(), detail: str, title: str, rule: str })),
+  as_of: str,
 });

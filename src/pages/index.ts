@@ -3,6 +3,7 @@
  * under static/ (the ledger explorer and its assets), mounted after every API route.
  */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Service } from '../platform/http/service.js';
@@ -22,5 +23,12 @@ export const STATIC_DIR = fileURLToPath(new URL('../../static/', import.meta.url
  */
 export function mountPages(s: Service, staticDir: string = STATIC_DIR): void {
   mountMethodology(s, readFileSync(join(staticDir, 'compliance-methodology.html'), 'utf8'));
+  // The front door: `/` is static/index.html (what the service is, its status, every page).
+  s.routes.add('GET', '/', async (_req, res) => {
+    res
+      .type('text/html; charset=utf-8')
+      .set('Cache-Control', 'no-cache')
+      .send(await readFile(join(staticDir, 'index.html')));
+  });
   mountStaticFiles(s, staticDir);
 }

@@ -255,3 +255,38 @@ function notarizationSubjects(
     }
   }
 }
+
+/**
+ * Each gate in plain words, for people reading a gate checklist (the governance pages, the PDF):
+ * the rule it enforces and where that rule is written down.
+ */
+export const GATE_RULES: Readonly<Record<GateResult['gate'], { title: string; rule: string }>> = {
+  verdict_fundable: {
+    title: 'The draw compiles FUNDABLE',
+    rule: 'DOMAIN §9/§12: the compilation run at the moment of payment must say FUNDABLE (or a lender must have accepted its conditions)',
+  },
+  signatures: {
+    title: 'Every party of the certification chain has signed',
+    rule: "DOMAIN §12: every role of the profile's certification chain (construction: Contractor, Architect, Lender) signs the pay application",
+  },
+  waivers_executed: {
+    title: 'Every lien waiver the draw needs is executed',
+    rule: "DOMAIN §12: a conditional waiver for this draw and the previous draw's unconditional waivers, from every claimant, executed",
+  },
+  notarization: {
+    title: 'The documents the profile requires notarized are notarized',
+    rule: 'DOMAIN §12: construction requires every lien waiver the draw depends on to be notarized',
+  },
+  in_balance: {
+    title: 'The loan is in balance',
+    rule: 'DOMAIN §12: sources (undisbursed loan plus equity) cover the cost to complete',
+  },
+  no_critical_rail: {
+    title: 'No governance rail is CRITICAL',
+    rule: 'DOMAIN §8/§12: none of the eleven rails stands at CRITICAL posture for the project',
+  },
+  eligibility: {
+    title: "The contractor's PRAL allows the payment rail",
+    rule: "DOMAIN §6: the general contractor's payment-risk level binds which rails may carry the money",
+  },
+};

@@ -26,7 +26,7 @@ import {
 } from '../governance/record.js';
 import type { Cents, Draw } from '../projects/facts.js';
 import { PROFILES, PUSH_RAILS, type Profile, type PushRail } from '../projects/profiles.js';
-import { eligibleRails, evaluateGates, gatesPassed, type GateContext } from './gates.js';
+import { eligibleRails, evaluateGates, gatesPassed, type GateContext, type GateResult } from './gates.js';
 import { buildPain001, type Pain001Input } from './pain001.js';
 
 export type RailCheck =
@@ -74,6 +74,94 @@ export function preferredRail(profile: Profile, pral: Pral): PushRail {
   return candidates.find((r) => allowed.includes(r)) ?? profile.payment_rails[0] ?? 'ESCROW';
 }
 
+type Compiled = ReturnType<typeof recordCompilation>;
+
+/**
+ * The gate context of a draw at the head, from the compilation run there: the one place the push
+ * decision and the read-only gates query (`drawGatesAt`) assemble what `evaluateGates` reads. With
+ * no rail named, the profile's most preferred rail the draw's PRAL allows (ESCROW under HOLD).
+ */
+function gateContextAt(
+  head: GovernanceHead,
+  found: NonNullable<ReturnType<typeof drawAt>>,
+  compiled: Compiled,
+  named: PushRail | null,
+): { gateContext: GateContext; rail: PushRail } {
+  const { ctx: project, draw } = found;
+  const profile = PROFILES[project.project.profile];
+  const { result } = compiled;
+  const pral = result.evidence.pral_verdict;
+  const rail = named ?? preferredRail(profile, pral?.pral ?? 'DENY');
+  const previous = head.governance.latest_compilation_by_draw[draw.id];
+  const reviewed = previous === undefined ? undefined : head.governance.compilations[previous];
+  const acceptance = head.governance.acceptances_by_draw[draw.id];
+  const gateContext: GateContext = {
+    project: project.project,
+    draw,
+    draws: project.input.draws,
+    documents: project.input.documents,
+    compilation: {
+      draw_verdict: result.compilation.draw_verdict,
+      reasons: result.verdict?.reasons ?? ['the compilation did not reach a verdict'],
+      finding_codes: result.findings.map((f) => f.code),
+      pral: pral?.pral ?? 'DENY',
+      pral_rationale: pral?.rationale ?? ['the PRAL engine did not fire'],
+    },
+    reviewed: reviewed ? { seq: reviewed.seq, draw_verdict: reviewed.draw_verdict } : null,
+    accepted_codes: acceptance ? acceptance.accepted_codes : null,
+    in_balance: result.adequacy?.in_balance ?? false,
+    notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
+    critical_rails: project.rails.critical,
+    rail,
+  };
+  return { gateContext, rail };
+}
+
+/** What a payment push of a draw would meet at this head (read-only: nothing is recorded). */
+export interface DrawGates {
+  draw_id: string;
+  project_id: string;
+  status: Draw['status'];
+  rail: PushRail;
+  draw_verdict: DrawVerdict;
+  fundable: boolean;
+  gates: GateResult[];
+}
+
+/**
+ * The payment gate of one of the org's draws as a push decided now would evaluate it — the same
+ * compilation, the same context, the same `evaluateGates` — without recording anything. Null for
+ * an unknown draw or another org's.
+ */
+export function drawGatesAt(
+  head: GovernanceHead,
+  org_id: string,
+  draw_id: string,
+  now: Date,
+  rail: PushRail | null = null,
+): DrawGates | null {
+  const found = drawAt(head, org_id, draw_id, now);
+  if (!found) return null;
+  const compiled = recordCompilation(
+    head,
+    found.ctx,
+    found.draw,
+    now,
+    companionEventId(`gates-query/${draw_id}`, 'compile'),
+  );
+  const { gateContext, rail: chosen } = gateContextAt(head, found, compiled, rail);
+  const gates = evaluateGates(PROFILES[found.ctx.project.profile], gateContext);
+  return {
+    draw_id: found.draw.id,
+    project_id: found.draw.project_id,
+    status: found.draw.status,
+    rail: chosen,
+    draw_verdict: compiled.result.compilation.draw_verdict,
+    fundable: found.draw.status !== 'FUNDED' && found.draw.status !== 'REJECTED' && gatesPassed(gates),
+    gates,
+  };
+}
+
 export interface PushPayment {
   type: 'PushPayment';
   draw_id: string;
@@ -101,33 +189,12 @@ export function decidePushPayment(
 
   const compiled = recordCompilation(head, project, draw, ctx.now, companionEventId(ctx.eventId, 'compile'));
   const { result } = compiled;
-  const pral = result.evidence.pral_verdict;
-  // No rail named: the profile's most preferred rail the draw's PRAL allows (ESCROW under HOLD).
-  const rail = {
-    rail: command.rail === undefined ? preferredRail(profile, pral?.pral ?? 'DENY') : named.rail,
-  };
-  const previous = head.governance.latest_compilation_by_draw[draw.id];
-  const reviewed = previous === undefined ? undefined : head.governance.compilations[previous];
-  const acceptance = head.governance.acceptances_by_draw[draw.id];
-  const gateContext: GateContext = {
-    project: project.project,
-    draw,
-    draws: project.input.draws,
-    documents: project.input.documents,
-    compilation: {
-      draw_verdict: result.compilation.draw_verdict,
-      reasons: result.verdict?.reasons ?? ['the compilation did not reach a verdict'],
-      finding_codes: result.findings.map((f) => f.code),
-      pral: pral?.pral ?? 'DENY',
-      pral_rationale: pral?.rationale ?? ['the PRAL engine did not fire'],
-    },
-    reviewed: reviewed ? { seq: reviewed.seq, draw_verdict: reviewed.draw_verdict } : null,
-    accepted_codes: acceptance ? acceptance.accepted_codes : null,
-    in_balance: result.adequacy?.in_balance ?? false,
-    notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
-    critical_rails: project.rails.critical,
-    rail: rail.rail,
-  };
+  const { gateContext, rail } = gateContextAt(
+    head,
+    found,
+    compiled,
+    command.rail === undefined ? null : named.rail,
+  );
   const gates = evaluateGates(profile, gateContext);
   const today = isoDate(ctx.now);
 
@@ -135,7 +202,7 @@ export function decidePushPayment(
     const blocked = {
       draw_id: draw.id,
       project_id: draw.project_id,
-      rail: rail.rail,
+      rail,
       gates,
       compilation_id: compiled.compilation_id,
       draw_verdict: result.compilation.draw_verdict,
@@ -167,7 +234,7 @@ export function decidePushPayment(
     draw_id: draw.id,
     project_id: draw.project_id,
     amount: amountToPay(draw, result.compilation.draw_verdict, result.verdict?.fundable_amount ?? 0),
-    rail: rail.rail,
+    rail,
     message_id: `MSG-${payment_id.slice(4)}`,
     funded_on: today,
     compilation_id: compiled.compilation_id,
@@ -183,7 +250,7 @@ export function decidePushPayment(
           project.project.general_contractor,
         // ESCROW: a joint check / escrow disbursement in the GC's favour, not a transfer to its account.
         account:
-          rail.rail === 'ESCROW'
+          rail === 'ESCROW'
             ? `ESCROW-${project.project.general_contractor}`
             : project.project.general_contractor,
         agent: null,

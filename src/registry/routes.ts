@@ -51,12 +51,25 @@ export function entityView(entity: EntityRecord, viewer: string): EntityRecord {
   return entity.org_id === viewer ? entity : { ...entity, org_id: null };
 }
 
+/** Case-insensitive substring of a name, alias, or an identifier (EIN with or without its dash, UEI, CAGE, id). */
+export function matchesQuery(entity: EntityRecord, query: string): boolean {
+  const needle = query.trim().toLowerCase();
+  const digits = needle.replace(/[^0-9]/g, '');
+  const texts = [entity.legal_name, ...entity.aliases, entity.uei, entity.cage, entity.entity_id, entity.ein];
+  if (texts.some((t) => t !== null && t.toLowerCase().includes(needle))) return true;
+  return (
+    /^[0-9-]+$/.test(needle) && digits.length >= 4 && (entity.ein ?? '').replace(/-/g, '').includes(digits)
+  );
+}
+
 function listEntities(
   state: RegistryState,
   req: Request,
 ): { data: EntityRecord[]; next_cursor: string | null } {
   const q = parseWith(ListQuery, req.query, 'query');
-  const all = Object.values(state.entities).sort((a, b) => a.seq - b.seq);
+  const all = Object.values(state.entities)
+    .filter((e) => q.q === undefined || matchesQuery(e, q.q))
+    .sort((a, b) => a.seq - b.seq);
   const after = q.cursor === undefined ? 0 : Number(Buffer.from(q.cursor, 'base64url').toString('utf8'));
   if (!Number.isInteger(after) || after < 0)
     throw new ProblemError('INVALID_REQUEST', 'cursor is not one this API issued');

@@ -1,14 +1,16 @@
 /**
- * The printable credit report (SPEC §8): every field of the JSON report, the dimension table,
- * reason codes, registry check and behavioral state, with the provenance hash and ledger anchor in
- * every page's footer. The only importer of pdfmake. Bytes are deterministic for the same report:
+ * The printable credit report (SPEC §8, issue 18), laid out as a bureau report: company identity
+ * (EIN masked), the grade on its band, the 12-month score trend, dimension bars, reason codes and
+ * the factors that apply in words, the behavioral state and what it means, the PRAL and
+ * eligibility, inquiries (other lenders counted, never named), SAM.gov, and provenance with the
+ * signed log checkpoint; the provenance hash and ledger anchor are in every page's footer. The only importer of pdfmake. Bytes are deterministic for the same report:
  * the PDF's creation date (and so its file ID) is the report's `as_of`, and only the built-in
  * Helvetica is used (no font files, no clock, no randomness).
  */
 import pdfmake from 'pdfmake';
 import type { CreditReport } from '../credit/report.js';
-
-type Content = Record<string, unknown> | string | Content[];
+import { gradeBand, monthlyTrend, scoreBar, trendChart, type Content } from './graphics.js';
+import { maskEin, PRAL_MEANINGS, sentence, STATE_MEANINGS, words } from './words.js';
 
 const DIMENSION_LABELS: Record<string, string> = {
   payment_integrity: 'Payment integrity',
@@ -41,45 +43,12 @@ function printer(): typeof pdfmake {
   return pdfmake;
 }
 
-const keyValue = (rows: [string, string][], fontSize?: number): Content => ({
-  table: { widths: [150, '*'], body: rows.map(([k, v]) => [{ text: k, style: 'label' }, { text: v }]) },
+const keyValue = (rows: [string, Content][], fontSize?: number, labelWidth = 150): Content => ({
+  table: { widths: [labelWidth, '*'], body: rows.map(([k, v]) => [{ text: k, style: 'label' }, v]) },
   layout: 'lightHorizontalLines',
   margin: [0, 2, 0, 8],
   ...(fontSize === undefined ? {} : { fontSize }),
 });
-
-function dimensionTable(report: CreditReport): Content {
-  const header = ['Dimension', 'Score', 'Grade', 'Weight', 'Signals', 'Data'].map((t) => ({
-    text: t,
-    style: 'th',
-  }));
-  const rows = Object.entries(report.credit.dimensions).map(([name, d]) => [
-    DIMENSION_LABELS[name] ?? name,
-    String(d.score),
-    d.grade,
-    `${d.weight}%`,
-    String(d.signals),
-    d.insufficient_data ? 'insufficient (prior 70)' : 'sufficient',
-  ]);
-  return {
-    table: { headerRows: 1, widths: ['*', 40, 40, 45, 45, 110], body: [header, ...rows] },
-    layout: 'lightHorizontalLines',
-    margin: [0, 2, 0, 10],
-  };
-}
-
-function factorRows(report: CreditReport): Content {
-  const rows = Object.entries(report.credit.dimensions).flatMap(([name, d]) =>
-    d.factors.map((f) => [DIMENSION_LABELS[name] ?? name, f.code, String(f.impact), f.description]),
-  );
-  if (rows.length === 0) return { text: 'No adverse factors.', margin: [0, 2, 0, 10] };
-  const header = ['Dimension', 'Code', 'Impact', 'Description'].map((t) => ({ text: t, style: 'th' }));
-  return {
-    table: { headerRows: 1, widths: [110, 40, 45, '*'], body: [header, ...rows] },
-    layout: 'lightHorizontalLines',
-    margin: [0, 2, 0, 10],
-  };
-}
 
 /** The signed transparency-log checkpoint covering the report's ledger anchor (printed with it). */
 export interface PrintedCheckpoint {
@@ -91,24 +60,242 @@ export interface PrintedCheckpoint {
   key_id: string;
 }
 
+/** Content width of a LETTER page with the report's margins. */
+const WIDTH = 612 - 2 * 48;
+
+/** What the report prints beside the sealed JSON report: identity, history, eligibility, inquiries. */
+export interface ReportContext {
+  identity: {
+    ein: string | null;
+    uei: string | null;
+    cage: string | null;
+    roles: readonly string[];
+    aliases: readonly string[];
+  };
+  /** Recorded reports on the entity, oldest first (the score trend). */
+  reports: readonly { on: string; composite_score: number }[];
+  eligibility: {
+    pral: string;
+    rationale: readonly string[];
+    eligible_payment_rails: readonly string[];
+    marketplace_tier: string;
+    programs: readonly string[];
+  } | null;
+  /** Recorded inquiries, each marked as the reader's own or another lender's (never named). */
+  inquiries: readonly { on: string; yours: boolean }[];
+}
+
+function dimensionBars(report: CreditReport): Content {
+  const rows = Object.entries(report.credit.dimensions).map(([name, d]) => [
+    { text: DIMENSION_LABELS[name] ?? words(name), style: 'label' },
+    scoreBar(d.score, 200, d.insufficient_data),
+    { text: `${d.score}  ${d.grade}`, bold: true },
+    `weight ${d.weight}%`,
+    d.insufficient_data
+      ? { text: 'thin data (prior 70)', italics: true, color: '#555555' }
+      : `${d.signals} signal${d.signals === 1 ? '' : 's'}`,
+  ]);
+  return {
+    table: { widths: [120, 202, 34, 50, '*'], body: rows },
+    layout: 'noBorders',
+    margin: [0, 2, 0, 6],
+  };
+}
+
+/** Factors that cost the entity points; factors with no impact do not apply and are not printed. */
+function factorRows(report: CreditReport): Content {
+  const rows = Object.entries(report.credit.dimensions).flatMap(([name, d]) =>
+    d.factors
+      .filter((f) => f.impact < 0)
+      .map((f) => [DIMENSION_LABELS[name] ?? words(name), f.description, `${f.impact} pts`]),
+  );
+  if (rows.length === 0) return { text: 'No factor takes points off any dimension.', margin: [0, 2, 0, 8] };
+  const header = ['Dimension', 'Factor', 'Impact'].map((t) => ({ text: t, style: 'th' }));
+  return {
+    table: { headerRows: 1, widths: [130, '*', 50], body: [header, ...rows] },
+    layout: 'lightHorizontalLines',
+    margin: [0, 2, 0, 8],
+  };
+}
+
+function identityTable(r: CreditReport, ctx: ReportContext | undefined): Content {
+  const reg = r.contractor_registry;
+  const registry = `${reg.registration === 'active' ? 'Active SAM.gov registration' : 'No active SAM.gov registration'}; ${reg.exclusions === 'clear' ? 'no exclusion on record' : 'ACTIVE FEDERAL EXCLUSION'}`;
+  return keyValue(
+    [
+      ['Legal name', { text: r.entity, bold: true }],
+      ...(ctx && ctx.identity.aliases.length > 0
+        ? ([['Also known as', ctx.identity.aliases.join('; ')]] as [string, Content][])
+        : []),
+      ['EIN', ctx ? maskEin(ctx.identity.ein) : 'Not shown'],
+      ['UEI (SAM.gov)', ctx?.identity.uei ?? 'Not on file'],
+      ['CAGE code', ctx?.identity.cage ?? 'Not on file'],
+      ['Roles', ctx && ctx.identity.roles.length > 0 ? ctx.identity.roles.map(words).join(', ') : '—'],
+      ['Registry status', registry],
+      ['Bureau id', r.entity_id],
+    ],
+    undefined,
+    90,
+  );
+}
+
+function gradeBox(r: CreditReport): Content {
+  return {
+    stack: [
+      {
+        columns: [
+          { width: 60, text: r.credit.grade, fontSize: 40, bold: true },
+          {
+            width: '*',
+            stack: [
+              { text: `${r.credit.composite_score} / 100`, fontSize: 16, bold: true },
+              { text: `Composite score · ${words(r.credit.confidence)} confidence` },
+              { text: `Behavioral state: ${words(r.behavioral.state)}` },
+            ],
+            margin: [0, 6, 0, 0],
+          },
+        ],
+      },
+      { ...(gradeBand(r.credit.composite_score, 220) as object), margin: [0, 8, 0, 0] },
+    ],
+  };
+}
+
+function reasonList(r: CreditReport): Content {
+  if (r.credit.reason_codes.length === 0)
+    return { text: 'No factor lowers the score: nothing adverse is on record.', margin: [0, 2, 0, 8] };
+  return {
+    ol: r.credit.reason_codes.map((c) => ({
+      text: [{ text: c.description, bold: true }, `  (code ${c.code})`],
+    })),
+    margin: [0, 2, 0, 8],
+  };
+}
+
+function behaviorSection(r: CreditReport): Content[] {
+  const b = r.behavioral;
+  return [
+    { text: 'Behavioral state', style: 'h2' },
+    {
+      text: [
+        { text: `${words(b.state)}`, bold: true },
+        ` since ${b.since}${b.previous_state ? ` (previously ${words(b.previous_state)})` : ''}. `,
+        STATE_MEANINGS[b.state] ?? '',
+      ],
+      margin: [0, 0, 0, 6],
+    },
+  ];
+}
+
+function eligibilitySection(ctx: ReportContext | undefined): Content[] {
+  const e = ctx?.eligibility;
+  if (!e) return [];
+  return [
+    { text: 'Payment release recommendation (PRAL) and eligibility', style: 'h2' },
+    keyValue([
+      ['Recommendation', { text: `${words(e.pral)} — ${PRAL_MEANINGS[e.pral] ?? ''}`, bold: true }],
+      ['Why', e.rationale.map(sentence).join('; ') || '—'],
+      [
+        'Eligible payment rails',
+        e.eligible_payment_rails.length > 0 ? e.eligible_payment_rails.map(words).join(', ') : 'None',
+      ],
+      [
+        'Marketplace access',
+        `${words(e.marketplace_tier)}${e.programs.length > 0 ? `: ${e.programs.map(words).join(', ')}` : ''}`,
+      ],
+    ]),
+  ];
+}
+
+function inquirySection(r: CreditReport, ctx: ReportContext | undefined): Content[] {
+  if (!ctx) return [];
+  const since = monthlyTrend(r.as_of, [])[0]!.month;
+  const recent = ctx.inquiries.filter((i) => i.on.slice(0, 7) >= since);
+  const yours = recent.filter((i) => i.yours).length;
+  const last = ctx.inquiries.at(-1)?.on ?? '—';
+  return [
+    { text: 'Inquiries', style: 'h2' },
+    keyValue([
+      [
+        'Last 12 months',
+        `${recent.length} report(s) issued: ${yours} by you, ${recent.length - yours} by other lenders (not named)`,
+      ],
+      ['All time', `${ctx.inquiries.length} report(s)`],
+      ['Most recent', last],
+    ]),
+  ];
+}
+
+function conflictsAndRemediation(r: CreditReport): Content[] {
+  const items =
+    r.conflicts.items.length === 0
+      ? 'none'
+      : r.conflicts.items
+          .map((i) => `${words(i.code)} on ${i.project_id ?? 'another lender’s project'} since ${i.since}`)
+          .join('; ');
+  return [
+    { text: 'Conflicts and remediation', style: 'h2' },
+    keyValue([
+      ['Conflicts', `${words(r.conflicts.status)} — ${r.conflicts.active_conflicts} active (${items})`],
+      [
+        'Findings',
+        `${r.remediation.open_findings} open, ${r.remediation.resolved_findings} resolved; ${r.remediation.median_days_to_cure === null ? 'no cure on record yet' : `median ${r.remediation.median_days_to_cure} days to cure`}`,
+      ],
+      ['Remediation velocity', words(r.remediation.velocity)],
+    ]),
+  ];
+}
+
+function samSection(r: CreditReport): Content[] {
+  const reg = r.contractor_registry;
+  return [
+    { text: 'Federal contractor registry (SAM.gov)', style: 'h2' },
+    keyValue([
+      ['Registration', words(reg.registration)],
+      ['Exclusions', reg.exclusions === 'clear' ? 'None on record' : 'Active exclusion on record'],
+      [
+        'Source',
+        `${words(reg.source.kind)}${reg.source.file ? ` (${reg.source.file})` : ''}, data as of ${reg.source.as_of}`,
+      ],
+      ['Checked at', reg.checked_at],
+    ]),
+  ];
+}
+
+function provenanceSection(r: CreditReport, checkpoint: PrintedCheckpoint | undefined): Content[] {
+  return [
+    { text: 'Provenance', style: 'h2' },
+    {
+      text: 'To verify this report, POST its provenance hash to /api/audit-verify: the answer is AUTHENTIC while the ledger that recorded it is intact. The ledger event is included in the transparency log under the signed checkpoint below.',
+      italics: true,
+      fontSize: 7.5,
+    },
+    keyValue(
+      [
+        ['Provenance hash (SHA-256)', r.provenance_hash],
+        ['SHA3-256', r.provenance.sha3_256],
+        ['BLAKE2b-256', r.provenance.blake2b_256],
+        ['Ledger anchor', `seq ${r.provenance.ledger.seq}, hash ${r.provenance.ledger.hash}`],
+        ...(checkpoint
+          ? ([
+              ['Log checkpoint', `${checkpoint.origin}, size ${checkpoint.size}`],
+              ['Checkpoint root', checkpoint.root],
+              ['Log key id', checkpoint.key_id],
+            ] as [string, Content][])
+          : []),
+      ],
+      7.5,
+    ),
+  ];
+}
+
 export function creditReportDocument(
   report: CreditReport,
   checkpoint?: PrintedCheckpoint,
+  ctx?: ReportContext,
 ): Record<string, unknown> {
   const r = report;
-  const reasons: Content =
-    r.credit.reason_codes.length === 0
-      ? 'None.'
-      : { ul: r.credit.reason_codes.map((c) => `${c.code} — ${c.description}`) };
-  const conflicts: Content =
-    r.conflicts.items.length === 0
-      ? 'None.'
-      : {
-          ul: r.conflicts.items.map(
-            (i) => `${i.code} on ${i.project_id ?? 'another lender’s project'} since ${i.since}`,
-          ),
-        };
-  const registry = r.contractor_registry;
+  const trend = monthlyTrend(r.as_of, ctx?.reports ?? []);
   return {
     pageSize: 'LETTER',
     pageMargins: [48, 44, 48, 60],
@@ -120,86 +307,55 @@ export function creditReportDocument(
     },
     defaultStyle: { font: 'Helvetica', fontSize: 9 },
     styles: {
-      title: { fontSize: 18, bold: true },
-      h2: { fontSize: 11, bold: true, margin: [0, 6, 0, 2] },
+      title: { fontSize: 17, bold: true },
+      h2: { fontSize: 11, bold: true, margin: [0, 8, 0, 3], color: '#1f3f66' },
       label: { bold: true },
       th: { bold: true },
-      grade: { fontSize: 30, bold: true },
       footer: { fontSize: 7, color: '#444444' },
     },
     content: [
-      { text: 'Governance credit report', style: 'title' },
-      { text: `${r.entity}  (${r.entity_id})`, fontSize: 12, margin: [0, 2, 0, 2] },
-      { text: `As of ${r.as_of}`, margin: [0, 0, 0, 10] },
       {
         columns: [
-          { width: 90, stack: [{ text: r.credit.grade, style: 'grade' }, { text: 'grade' }] },
-          keyValue([
-            ['Composite score', `${r.credit.composite_score} / 100`],
-            ['Confidence', r.credit.confidence],
-            ['Behavioral state', r.behavioral.state],
-            ['Conflicts', `${r.conflicts.status} (${r.conflicts.active_conflicts} active)`],
-            ['Remediation velocity', r.remediation.velocity],
-          ]),
+          { text: 'Governance credit report', style: 'title' },
+          { text: `Report as of ${r.as_of.slice(0, 10)}`, alignment: 'right', margin: [0, 6, 0, 0] },
         ],
+      },
+      {
+        canvas: [{ type: 'line', x1: 0, y1: 4, x2: WIDTH, y2: 4, lineWidth: 1, lineColor: '#1f5fa8' }],
+        margin: [0, 0, 0, 8],
+      },
+      {
+        columns: [
+          { width: '*', stack: [identityTable(r, ctx)] },
+          { width: 230, stack: [gradeBox(r)] },
+        ],
+        columnGap: 16,
+      },
+      { text: 'Composite score, last 12 months', style: 'h2' },
+      trendChart(trend, WIDTH),
+      {
+        text: 'One point per month in which a report was issued (the month’s last). Shaded bands are grades F to A.',
+        fontSize: 7,
+        color: '#555555',
+        margin: [0, 2, 0, 0],
       },
       { text: 'Dimensions', style: 'h2' },
-      dimensionTable(r),
-      { text: 'Factors', style: 'h2' },
-      factorRows(r),
+      dimensionBars(r),
       { text: 'Reason codes (most adverse first)', style: 'h2' },
-      reasons,
-      { text: 'Behavioral state', style: 'h2' },
-      keyValue([
-        ['State', r.behavioral.state],
-        ['Since', r.behavioral.since],
-        ['Previous state', r.behavioral.previous_state ?? '—'],
-        ['Last assessed', r.behavioral.last_assessed],
-      ]),
-      { text: 'Conflicts', style: 'h2' },
-      conflicts,
-      { text: 'Remediation', style: 'h2' },
-      keyValue([
-        ['Velocity', r.remediation.velocity],
-        ['Open findings', String(r.remediation.open_findings)],
-        ['Resolved findings', String(r.remediation.resolved_findings)],
-        [
-          'Median days to cure',
-          r.remediation.median_days_to_cure === null ? '—' : String(r.remediation.median_days_to_cure),
-        ],
-      ]),
-      { text: 'Federal contractor registry (SAM.gov)', style: 'h2' },
-      keyValue([
-        ['Registration', registry.registration],
-        ['Exclusions', registry.exclusions],
-        ['Checked at', registry.checked_at],
-        [
-          'Source',
-          `${registry.source.kind}${registry.source.file ? ` ${registry.source.file}` : ''}, as of ${registry.source.as_of}`,
-        ],
-      ]),
-      { text: 'Provenance', style: 'h2' },
-      {
-        text: 'Verify this report: POST /api/audit-verify with the provenance hash answers AUTHENTIC while the ledger that recorded it is intact.',
-        italics: true,
-        fontSize: 7.5,
-      },
-      keyValue(
-        [
-          ['Provenance hash (SHA-256)', r.provenance_hash],
-          ['SHA3-256', r.provenance.sha3_256],
-          ['BLAKE2b-256', r.provenance.blake2b_256],
-          ['Ledger anchor', `seq ${r.provenance.ledger.seq}, hash ${r.provenance.ledger.hash}`],
-          ...(checkpoint
-            ? ([
-                ['Log checkpoint', `${checkpoint.origin}, size ${checkpoint.size}`],
-                ['Checkpoint root', checkpoint.root],
-                ['Log key id', checkpoint.key_id],
-              ] as [string, string][])
-            : []),
-        ],
-        7.5,
-      ),
+      reasonList(r),
+      { text: 'Factors that apply', style: 'h2' },
+      factorRows(r),
+      // Each section stays on one page: a heading never ends a page apart from its table.
+      ...[
+        behaviorSection(r),
+        eligibilitySection(ctx),
+        inquirySection(r, ctx),
+        conflictsAndRemediation(r),
+        samSection(r),
+        provenanceSection(r, checkpoint),
+      ]
+        .filter((section) => section.length > 0)
+        .map((section) => ({ stack: section, unbreakable: true })),
     ],
     footer: (page: number, pages: number) => ({
       margin: [48, 16, 48, 0],
@@ -219,8 +375,9 @@ export function creditReportDocument(
 export async function renderCreditReportPdf(
   report: CreditReport,
   checkpoint?: PrintedCheckpoint,
+  ctx?: ReportContext,
 ): Promise<Buffer> {
-  const doc = printer().createPdf(creditReportDocument(report, checkpoint) as never) as unknown as {
+  const doc = printer().createPdf(creditReportDocument(report, checkpoint, ctx) as never) as unknown as {
     getBuffer(): Promise<Buffer>;
   };
   return doc.getBuffer();

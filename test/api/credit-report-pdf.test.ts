@@ -50,7 +50,7 @@ describe('credit report PDF (SPEC §8)', function () {
       'Safety record',
       'Schedule performance',
       'Remediation responsiveness',
-      'PROVISIONAL',
+      'Provisional',
       'Federal contractor registry',
     ]) {
       expect(text).to.include(label);
@@ -64,6 +64,72 @@ describe('credit report PDF (SPEC §8)', function () {
       .set('Authorization', `Bearer ${k.key}`)
       .send({ hash });
     expect(verdict.body.verdict).to.equal('AUTHENTIC');
+  });
+
+  it('reads as a bureau report: identity with the EIN masked, grade band, trend, words not enum names, PRAL, inquiries, only factors that apply', async () => {
+    const k = await svc.key('First Builders Bank');
+    const other = await svc.key('Second Street Capital');
+    const ent = await request(svc.app)
+      .post('/api/entities')
+      .set('Authorization', `Bearer ${k.key}`)
+      .send({
+        legal_name: 'Keystone Builders, Inc.',
+        aliases: ['Keystone GC'],
+        ein: '12-3456789',
+        uei: 'KSTN12345678',
+        roles: ['general_contractor'],
+      });
+    expect(ent.status).to.equal(201);
+    const score = (key: string) =>
+      request(svc.app)
+        .post('/api/lender-credit?action=score')
+        .set('x-plumbline-api-key', key)
+        .send({ entity: 'Keystone Builders' });
+    svc.clock.set('2026-03-10T12:00:00Z');
+    expect((await score(k.key)).status).to.equal(200);
+    expect((await score(other.key)).status).to.equal(200);
+    svc.clock.set('2026-06-15T12:00:00Z');
+    const res = await request(svc.app)
+      .get(`/api/credit-report-pdf?entity=12-3456789&key=${k.key}`)
+      .buffer(true)
+      .parse(binary);
+    expect(res.status).to.equal(200);
+    const text = await pdfText(res.body as Buffer);
+    const flat = text.replace(/\s+/g, ' ');
+    // Identity: legal name, alias, EIN masked to its last four digits, UEI, roles in words.
+    expect(flat).to.include('Keystone Builders, Inc.');
+    expect(flat).to.include('Keystone GC');
+    expect(flat).to.include('**-***6789');
+    expect(flat).not.to.include('12-3456789');
+    expect(flat).to.include('KSTN12345678');
+    expect(flat).to.include('General contractor');
+    expect(flat).to.include('No active SAM.gov registration; no exclusion on record');
+    // Grade band and the 12-month trend (Jul 2025 … Jun 2026), the months with a report scored.
+    for (const band of ['F <50', 'D 50+', 'C 65+', 'B 80+', 'A 90+']) expect(flat).to.include(band);
+    expect(flat).to.include('Composite score, last 12 months');
+    expect(flat).to.match(/Jul Aug Sep Oct Nov Dec Jan 2026 Feb Mar Apr May Jun/);
+    // Every enum in words; the behavioral state explained; the PRAL and its rails.
+    for (const raw of [
+      'PROVISIONAL',
+      'RELEASE_WITH_CONDITIONS',
+      'NO_VIOLATIONS',
+      'sam_extract',
+      'general_contractor',
+    ])
+      expect(flat, raw).not.to.include(raw);
+    expect(flat).to.include('Provisional since');
+    expect(flat).to.include('New to the bureau');
+    expect(flat).to.include('Release with conditions — Payments may be released on ACH or Wire');
+    expect(flat).to.include('Eligible payment rails ACH, Wire');
+    // Inquiries: the two earlier reports and this one; the other lender counted, not named.
+    expect(flat).to.include('3 report(s) issued: 2 by you, 1 by other lenders (not named)');
+    expect(flat).not.to.include('Second Street Capital');
+    // Only factors that apply: no zero-impact "Active federal exclusion" for a firm with none.
+    expect(flat).not.to.include('Active federal exclusion');
+    expect(flat).to.include('No factor takes points off any dimension.');
+    expect(flat).to.include('SAM.gov extract (imported)');
+    // Two full pages, not a table dump spilling two rows onto a third.
+    expect(text.split('\n')).to.have.length(2);
   });
 
   it('refuses a missing key with 401 and an unknown entity with 404', async () => {

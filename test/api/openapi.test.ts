@@ -87,7 +87,16 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
     );
     expect(documents.oneOf).to.have.length(6);
     const ledger = doc.paths['/api/ledger'].get.parameters as Json[];
-    expect(ledger.map((p) => p.name)).to.deep.equal(['after', 'limit']);
+    expect(ledger.map((p) => p.name)).to.deep.equal([
+      'after',
+      'limit',
+      'cursor',
+      'type',
+      'stream',
+      'entity',
+      'from',
+      'to',
+    ]);
     expect(ledger.find((p) => p.name === 'limit')!.schema).to.include({ maximum: 500, default: 100 });
   });
 

@@ -229,4 +229,56 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     expect(await page.locator('#event-rows .chain.verified').count()).to.equal(0);
     await page.close();
   });
+  it('searches the whole ledger server-side by type and entity, paging with next_cursor, never matching other orgs’ events', async () => {
+    const page = await browser.newPage();
+    const problems = await watchProblems(page);
+    await openWithKey(page);
+    await page.locator('#search-section:not([hidden])').waitFor();
+    await page.getByLabel('Event names').fill('EntityRegistered');
+    await page.getByRole('button', { name: 'Search the ledger' }).click();
+    await page.locator('#search-info', { hasText: 'matching event(s) in the whole ledger' }).waitFor();
+    const streams = await page.locator('#search-rows tr td:nth-child(3)').allTextContents();
+    // The lender registered three entities; the other org's one never matches.
+    expect(streams).to.have.length(3);
+    const types = await page.locator('#search-rows tr td:nth-child(2)').allTextContents();
+    expect(new Set(types)).to.deep.equal(new Set(['EntityRegistered']));
+    const api = await request(svc.app)
+      .get('/api/ledger?type=EntityRegistered&limit=2')
+      .set({ 'x-plumbline-api-key': lender.key });
+    expect(api.body.events).to.have.length(2);
+    expect(api.body.next_cursor).to.be.a('string');
+    const rest = await request(svc.app)
+      .get(`/api/ledger?type=EntityRegistered&limit=2&cursor=${api.body.next_cursor}`)
+      .set({ 'x-plumbline-api-key': lender.key });
+    expect(rest.body.events).to.have.length(1);
+    expect(rest.body.next_cursor).to.equal(null);
+    expect(problems.console).to.deep.equal([]);
+    expect(await problems.cspViolations()).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('audits a pasted hash: AUTHENTIC with its receipt, TAMPERED for a hash nothing recorded', async () => {
+    const page = await browser.newPage();
+    const problems = await watchProblems(page);
+    await openWithKey(page);
+    await page.locator('#audit-section:not([hidden])').waitFor();
+    const event = await request(svc.app)
+      .get(`/api/ledger/${targetSeq}`)
+      .set({ 'x-plumbline-api-key': lender.key });
+    await page.getByLabel(/Event, report, certificate/).fill(String(event.body.hash));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.locator('#audit-result .chain-status.ok').waitFor();
+    const text = (await page.locator('#audit-result').textContent()) ?? '';
+    expect(text).to.include('AUTHENTIC');
+    expect(text).to.include(`event seq ${targetSeq} (EntityRegistered)`);
+    expect(await page.locator('#audit-result pre.receipt').textContent()).to.include('inclusion_proof');
+    await screenshot(page, 'mesh-ledger-audit');
+    await page.getByLabel(/Event, report, certificate/).fill('0'.repeat(64));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.locator('#audit-result .chain-status.bad').waitFor();
+    expect(await page.locator('#audit-result').textContent()).to.include('TAMPERED — unknown hash');
+    expect(problems.console).to.deep.equal([]);
+    expect(await problems.cspViolations()).to.deep.equal([]);
+    await page.close();
+  });
 });

@@ -1,0 +1,139 @@
+// The explorer's server-side search (GET /api/ledger with type, stream, entity and date filters,
+// paged by next_cursor) and its audit box (POST /api/audit-verify, showing the verdict and the
+// receipt). Separate from the page verification in app.js/chain.js, which it leaves alone: search
+// results are not contiguous pages, so they are listed, not chain-verified here.
+
+const KEY_STORAGE = 'plumbline.ledger.key';
+const $ = (id) => document.getElementById(id);
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+async function call(path, init = {}) {
+  const key = sessionStorage.getItem(KEY_STORAGE);
+  const response = await fetch(path, {
+    ...init,
+    headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', ...(init.headers ?? {}) },
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok)
+    throw new Error(`HTTP ${response.status}: ${body.detail ?? body.title ?? response.statusText}`);
+  return body;
+}
+
+const search = { query: null, cursor: null };
+
+function filters() {
+  const q = new URLSearchParams({ limit: '50' });
+  for (const [name, id] of [
+    ['type', 'search-type'],
+    ['stream', 'search-stream'],
+    ['entity', 'search-entity'],
+    ['from', 'search-from'],
+    ['to', 'search-to'],
+  ]) {
+    const v = $(id).value.trim();
+    if (v !== '') q.set(name, v);
+  }
+  return q;
+}
+
+function resultRow(e) {
+  const tr = el('tr');
+  const hash = el('td');
+  hash.append(el('code', `${e.hash.slice(0, 16)}…`));
+  hash.title = e.hash;
+  tr.append(el('td', e.seq, 'num'), el('td', e.type), el('td', e.stream), el('td', e.recorded_at), hash);
+  return tr;
+}
+
+async function runSearch(more) {
+  const info = $('search-info');
+  if (!more) {
+    search.query = filters();
+    search.cursor = null;
+    $('search-rows').replaceChildren();
+  }
+  const q = new URLSearchParams(search.query);
+  if (search.cursor) q.set('cursor', search.cursor);
+  info.textContent = 'Searching…';
+  info.classList.remove('error');
+  try {
+    const page = await call(`/api/ledger?${q}`);
+    $('search-rows').append(...page.events.map(resultRow));
+    search.cursor = page.next_cursor;
+    const shown = $('search-rows').children.length;
+    $('search-results').hidden = shown === 0;
+    $('search-more').hidden = page.next_cursor === null;
+    info.textContent =
+      page.next_cursor === null
+        ? `${shown} matching event(s) in the whole ledger (head seq ${page.head.seq}).`
+        : `${shown} matching event(s) so far, searched through seq ${page.scanned_through ?? '…'} of ${page.head.seq}.`;
+  } catch (error) {
+    info.textContent = `The search failed: ${error.message}`;
+    info.classList.add('error');
+  }
+}
+
+function describeVerdict(v) {
+  const box = el('div', undefined, v.verdict === 'AUTHENTIC' ? 'chain-status ok' : 'chain-status bad');
+  const head = el('p');
+  head.append(el('strong', v.verdict), ` — ${v.reason.replaceAll('_', ' ').toLowerCase()}`);
+  box.append(head);
+  if (v.match)
+    box.append(
+      el(
+        'p',
+        `Recorded as ${v.match.kind.replaceAll('_', ' ')} by event seq ${v.match.seq} (${v.match.type}) at ${v.match.recorded_at ?? '—'}.`,
+      ),
+    );
+  box.append(el('p', `Chain verified through seq ${v.chain.verified_through} of ${v.chain.head}.`));
+  if (v.receipt) {
+    box.append(el('p', 'Receipt (inclusion proof under the signed checkpoint):'));
+    box.append(el('pre', JSON.stringify(v.receipt, null, 2), 'receipt'));
+  } else if (v.receipt_url) box.append(el('p', `Receipt: ${v.receipt_url}`));
+  return box;
+}
+
+async function audit(hash) {
+  const out = $('audit-result');
+  out.replaceChildren(el('p', 'Verifying…'));
+  try {
+    const verdict = await call('/api/audit-verify', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ hash }),
+    });
+    out.replaceChildren(describeVerdict(verdict));
+  } catch (error) {
+    out.replaceChildren(el('p', `The hash could not be verified: ${error.message}`, 'error'));
+  }
+}
+
+function showSections() {
+  const has = sessionStorage.getItem(KEY_STORAGE) !== null && !$('forget-key').hidden;
+  $('search-section').hidden = !has;
+  $('audit-section').hidden = !has;
+}
+
+$('search-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void runSearch(false);
+});
+$('search-more').addEventListener('click', () => void runSearch(true));
+$('audit-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void audit($('audit-hash').value.trim().toLowerCase());
+});
+// The key belongs to app.js, which shows "Forget key" exactly while one is in use: follow that.
+new window.MutationObserver(showSections).observe($('forget-key'), {
+  attributes: true,
+  attributeFilter: ['hidden'],
+});
+showSections();

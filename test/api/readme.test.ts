@@ -1,0 +1,72 @@
+/**
+ * The README's Try-it block is executable documentation: this spec extracts the `sh` block that
+ * follows the `<!-- try-it -->` marker and runs it with bash (`-e -o pipefail`) against a started
+ * service, twice in a row in the same directory, as a newcomer would paste it twice. The service's
+ * clock is pinned at the start of the spec to the machine's today, because the block computes its
+ * dates with `date -d` relative to today.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { DEMO_SCOPES } from '../../src/demo/first-start.js';
+import { listen, type Listening } from '../support/browser.js';
+import { startService, type TestService } from '../support/service.js';
+
+const run = promisify(execFile);
+const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+
+/** The first ```sh fenced block after the try-it marker. */
+export function tryItBlock(markdown: string): string {
+  const marker = markdown.indexOf('<!-- try-it');
+  if (marker < 0) throw new Error('README.md has no <!-- try-it --> marker');
+  const match = /```sh\n([\s\S]*?)\n```/.exec(markdown.slice(marker));
+  if (!match?.[1]) throw new Error('no ```sh block follows the try-it marker');
+  return match[1];
+}
+
+describe('README Try-it block', function () {
+  this.timeout(180_000);
+  let svc: TestService;
+  let server: Listening;
+  let cwd: string;
+
+  before(async () => {
+    svc = await startService({ now: new Date().toISOString() });
+    server = await listen(svc.app);
+    cwd = mkdtempSync(join(tmpdir(), 'plumbline-readme-'));
+  });
+  after(async () => {
+    await server?.close();
+    await svc?.close();
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('runs twice in a row: a payment push answering 201 and an audit-verify answering AUTHENTIC each time', async () => {
+    const block = tryItBlock(readFileSync(README, 'utf8'));
+    expect(block).to.match(/date -d/);
+    expect(block).not.to.match(/20\d\d-\d\d-\d\d/, 'no fixed dates: they go stale');
+    const key = await svc.key('Try It Bank', DEMO_SCOPES);
+    const payments: string[] = [];
+    for (const round of [1, 2]) {
+      const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', block], {
+        cwd,
+        env: { ...process.env, BASE: server.baseUrl, KEY: key.key },
+        maxBuffer: 8 * 1024 * 1024,
+      });
+      expect(stdout, `round ${round}`).to.include('payment-push: HTTP 201');
+      expect(stdout, `round ${round}`).to.match(/"verdict": "AUTHENTIC"/);
+      expect(stdout, `round ${round}`).to.include('"status": "SUBMITTED"');
+      expect(stdout, `round ${round}`).not.to.match(/\bnull\b.*DRW|"id": null/);
+      payments.push(/"id": "(PAY-[a-z2-7]+)"/.exec(stdout)?.[1] ?? '');
+    }
+    expect(payments[0]).to.match(/^PAY-/);
+    expect(payments[1]).to.match(/^PAY-/);
+    expect(payments[1]).not.to.equal(payments[0]);
+    expect(readFileSync(join(cwd, 'badge.svg'), 'utf8')).to.include('<svg');
+    expect(readFileSync(join(cwd, 'report.pdf')).subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+  });
+});

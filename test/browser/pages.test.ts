@@ -1,0 +1,161 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchChromium,
+  listen,
+  screenshot,
+  watchProblems,
+  type Listening,
+  type PageProblems,
+} from '../support/browser.js';
+import { pagesScene, type PagesScene } from '../support/pages-scene.js';
+
+describe('governance pages and the front door (Chromium)', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let scene: PagesScene;
+  let server: Listening;
+
+  before(async () => {
+    browser = await launchChromium();
+    scene = await pagesScene();
+    server = await listen(scene.svc.app);
+  });
+  after(async () => {
+    await server?.close();
+    await scene?.svc.close();
+    await browser?.close();
+  });
+
+  async function open(path: string): Promise<{ page: Page; problems: PageProblems }> {
+    const page = await browser.newPage();
+    const problems = await watchProblems(page);
+    await page.goto(`${server.baseUrl}${path}`);
+    return { page, problems };
+  }
+
+  async function useKey(page: Page, key = scene.lender.key): Promise<void> {
+    await page.getByLabel(/API key with the/).fill(key);
+    await page.getByRole('button', { name: 'Use key' }).click();
+  }
+
+  async function expectClean(page: Page, problems: PageProblems): Promise<void> {
+    expect(problems.console, 'console errors').to.deep.equal([]);
+    expect(problems.pageErrors, 'page errors').to.deep.equal([]);
+    expect(await problems.cspViolations(), 'CSP violations').to.deep.equal([]);
+    await page.close();
+  }
+
+  it('the front door says what the service is, shows the ledger status and links every page', async () => {
+    const { page, problems } = await open('/');
+    expect(await page.locator('h1').textContent()).to.contain('construction lenders');
+    await page
+      .locator('#status-head')
+      .filter({ hasText: /seq \d+/ })
+      .waitFor();
+    const head = await scene.svc.head();
+    expect(await page.locator('#status-head').textContent()).to.equal(`seq ${head}`);
+    const checkpoint = (await page.locator('#status-checkpoint').textContent()) ?? '';
+    expect(checkpoint, checkpoint).to.match(/plumbline\.test\/ledger, size \d+, root .+, key [0-9a-f]{8}$/);
+    const links = await page.locator('main a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    for (const href of [
+      '/portfolio.html',
+      '/project.html',
+      '/entity.html',
+      '/mesh-ledger.html',
+      '/compliance-methodology.html',
+      '/docs',
+      '/openapi.json',
+      '/sdk/plumbline.js',
+      '/api/lender-credit',
+    ])
+      expect(links).to.include(href);
+    await screenshot(page, 'home');
+    await expectClean(page, problems);
+  });
+
+  it('the portfolio lists entities with grade, state, trend and open findings, sorted by the server', async () => {
+    const { page, problems } = await open('/portfolio.html');
+    expect(await page.locator('#rows tr').count()).to.equal(0);
+    await useKey(page);
+    await page.locator('#rows tr').first().waitFor();
+    expect(await page.locator('#rows tr').count()).to.equal(4);
+    const first = page.locator('#rows tr').first();
+    expect(await first.locator('td').first().textContent()).to.equal('Clearline Inspections LLC');
+    await page.getByRole('button', { name: 'Score' }).click();
+    await page.locator('#rows tr').first().filter({ hasText: 'Keystone Builders' }).waitFor();
+    const keystone = page.locator('#rows tr').first();
+    expect(await keystone.locator('td').nth(1).textContent()).to.equal('C');
+    expect(await keystone.locator('td').nth(3).textContent()).to.equal('Probation');
+    expect(await keystone.locator('svg.spark polyline').count()).to.equal(1);
+    expect(await page.locator('#page-info').textContent()).to.equal('1–4 of 4');
+    await screenshot(page, 'portfolio');
+    await expectClean(page, problems);
+  });
+
+  it('the project page shows the draw with G702/G703, its payment gate in words, rails and certification', async () => {
+    const { page, problems } = await open(`/project.html?id=${scene.projectId}`);
+    await useKey(page);
+    await page.locator('#project:not([hidden])').waitFor();
+    expect(await page.locator('h1').textContent()).to.equal('Harbor View Lofts');
+    const card = page.locator('.draw-card').first();
+    expect(await card.locator('.verdict').textContent()).to.equal(
+      'Not fundable now: 2 of 7 gates are not met.',
+    );
+    const failing = card.locator('.checklist li.fail');
+    const failed = await failing.allTextContents();
+    expect(failed).to.have.length(2);
+    expect(failed[0]).to.contain('The draw compiles FUNDABLE: not met');
+    expect(failed[0]).to.contain('Rule verdict_fundable');
+    expect(failed[1]).to.contain('The documents the profile requires notarized are notarized: not met');
+    expect(failed[1]).to.contain('Rule notarization');
+    expect(await card.locator('.checklist li.pass').count()).to.equal(5);
+    const finding = page.locator('#finding-rows tr').first();
+    expect(await finding.locator('td').first().textContent()).to.equal('Blocking');
+    expect(await finding.locator('td').nth(3).textContent()).to.match(/TTL-/);
+    expect(await finding.locator('td').nth(5).textContent()).to.match(/^Open/);
+    expect(await card.locator('table.g702').textContent()).to.contain('8. Current payment due$135,000.00');
+    expect(await card.locator('table.g703 tbody tr').count()).to.equal(2);
+    expect(await page.locator('#rails li').count()).to.equal(11);
+    expect(await page.locator('#cert').textContent()).to.contain(scene.certificationId);
+    await page
+      .locator('#cert img.badge-img')
+      .evaluate((img: HTMLImageElement) =>
+        img.complete ? null : new Promise((resolve) => img.addEventListener('load', resolve)),
+      );
+    expect(
+      await page.locator('#cert img.badge-img').evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).to.be.greaterThan(0);
+    await screenshot(page, 'project');
+    await expectClean(page, problems);
+  });
+
+  it('the entity page draws the score history, dimensions, timeline and inquiries with other lenders redacted', async () => {
+    const { page, problems } = await open('/entity.html');
+    await useKey(page);
+    await page.getByLabel('Name, EIN, UEI or id').fill('12-3456789');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('#entity:not([hidden])').waitFor();
+    expect(await page.locator('h1').textContent()).to.equal('Keystone Builders, Inc.');
+    expect(await page.locator('#history-chart circle').count()).to.equal(4);
+    expect(await page.locator('#history-chart circle.other').count()).to.equal(1);
+    expect(await page.locator('#dims-chart rect.bar').count()).to.equal(6);
+    expect(await page.locator('#inq-chart rect.col-others').count()).to.equal(1);
+    const text = (await page.locator('#entity').textContent()) ?? '';
+    expect(text).not.to.contain('Second Street Capital');
+    await screenshot(page, 'entity');
+    await expectClean(page, problems);
+  });
+
+  it('a refused key says so and shows nothing', async () => {
+    const { page, problems } = await open('/portfolio.html');
+    await useKey(page, 'pl_test_000000000000000000000000000000abcdef');
+    await page.locator('#load-status.error').waitFor();
+    expect(await page.locator('#load-status').textContent()).to.contain('The key was refused');
+    expect(await page.locator('#rows tr').count()).to.equal(0);
+    // The 401 itself is the one console message Chromium logs; nothing else may be.
+    expect(problems.console.filter((m) => !m.includes('401'))).to.deep.equal([]);
+    expect(await problems.cspViolations()).to.deep.equal([]);
+    await page.close();
+  });
+});
