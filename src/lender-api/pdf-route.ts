@@ -144,9 +144,11 @@ export function pdfLinkAction(s: Service): LenderAction {
       const exp = Math.floor(now.getTime() / 1000) + PDF_LINK_TTL_S;
       const token = signPdfLink(s.linkKey, { entity: body.entity, key_id: auth.key_id, exp });
       const query = new URLSearchParams({ entity: body.entity, link: token });
+      const path = `${PDF_PATH}?${query.toString()}`;
       return {
         entity: body.entity,
-        url: `${s.publicBaseUrl}${PDF_PATH}?${query.toString()}`,
+        url: `${s.publicBaseUrl}${path}`,
+        path,
         expires_at: new Date(exp * 1000).toISOString(),
       };
     },

@@ -190,6 +190,9 @@ export const PdfLinkSchema = z.looseObject({
   url: str.meta({
     description: 'Opens the report of this entity, as the asking key, without a key in the URL.',
   }),
+  path: str.meta({
+    description: 'The same link relative to the service (path and query), for clients behind a proxy.',
+  }),
   expires_at: str.meta({ description: 'At most 300 s after the request.' }),
 });
 

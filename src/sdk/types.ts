@@ -224,6 +224,8 @@ export interface PdfLink {
   ok: true;
   entity: string;
   url: string;
+  /** The same link relative to the service (path and query). */
+  path: string;
   expires_at: IsoInstant;
 }
 
