@@ -79,7 +79,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     });
 
     it('an insurance lapse: the GC’s required GL coverage expires before the push', async () => {
-      j = await startJourney({ project: GL_REQUIRED });
+      j = await startJourney({ project: GL_REQUIRED, insuredThrough: null });
       await j.insureGc('2026-07-10');
       await j.readyToPay();
       j.svc.clock.set('2026-07-11T15:00:00Z');
