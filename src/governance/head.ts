@@ -14,6 +14,7 @@ import { registryProjection } from '../../projections/registry.js';
 import { isoDate } from '../platform/clock.js';
 import type { LedgerHead } from '../platform/ledger/envelope.js';
 import type { Service } from '../platform/http/service.js';
+import type { Projection } from '../platform/projections/runtime.js';
 import type { Draw, Project, ProjectsState } from '../projects/facts.js';
 import { getDraw, getProject } from '../projects/queries.js';
 import { railFactsFor } from '../rails/rail-facts.js';
@@ -52,25 +53,35 @@ export function distressedProjects(state: GovernanceState): string[] {
     .map(([projectId]) => projectId);
 }
 
+/** Where a head reads the models from: the service's projection runtime, or a generator's folds. */
+export interface ReadModels {
+  state<S>(projection: Projection<S>): S;
+}
+
 /**
  * The read models at the head the Ledger holds; call it only inside `ledger.commit`'s decision.
  * Rail facts are ledger facts only (the read models at `ledger`), never process state.
  */
 export function headOf(s: Service, ledger: LedgerHead, credit: CreditView): GovernanceHead {
-  const projects = s.runtime.state(projectsProjection);
+  return headFrom(s.runtime, ledger, credit);
+}
+
+/** The head over any `ReadModels` that stand at `ledger` (the bench generator decides on its folds). */
+export function headFrom(read: ReadModels, ledger: LedgerHead, credit: CreditView): GovernanceHead {
+  const projects = read.state(projectsProjection);
   return {
     ledger,
     projects,
-    governance: s.runtime.state(governance),
-    registry: s.runtime.state(registryProjection),
+    governance: read.state(governance),
+    registry: read.state(registryProjection),
     credit,
     railFacts: (org_id, project_id) =>
-      railFactsFor(projects, s.runtime.state(observationsProjection), org_id, {
+      railFactsFor(projects, read.state(observationsProjection), org_id, {
         project_id,
         platform: { ledger_head: ledger },
-        distressed_project_ids: distressedProjects(s.runtime.state(governance)),
+        distressed_project_ids: distressedProjects(read.state(governance)),
       }),
-    orgName: (org_id) => s.runtime.state(keys).orgs[org_id]?.name ?? org_id,
+    orgName: (org_id) => read.state(keys).orgs[org_id]?.name ?? org_id,
   };
 }
 

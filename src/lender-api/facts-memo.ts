@@ -18,6 +18,9 @@ import type { SealedEvent } from '../platform/ledger/index.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import { CREDIT_EVENT_TYPES, type DerivationMemo } from '../credit/index.js';
 
+/** What the memo follows: where the read models stand, and each event they apply. */
+export type MemoRuntime = Pick<ProjectionRuntime, 'position' | 'onApplied'>;
+
 /** Entities remembered at once; the oldest is forgotten first. */
 export const REMEMBERED_ENTITIES = 5_000;
 
@@ -38,7 +41,7 @@ export class FactsMemo {
   /** The seq of the last event that may have changed some entity's facts. */
   #epoch: number;
 
-  constructor(runtime: ProjectionRuntime) {
+  constructor(runtime: MemoRuntime) {
     this.#epoch = runtime.position;
     runtime.onApplied((event) => this.#applied(event));
   }
@@ -68,10 +71,10 @@ export class FactsMemo {
   }
 }
 
-const memos = new WeakMap<ProjectionRuntime, FactsMemo>();
+const memos = new WeakMap<MemoRuntime, FactsMemo>();
 
 /** The one FactsMemo of a runtime (created on first use, following it from then on). */
-export function factsMemoOf(runtime: ProjectionRuntime): FactsMemo {
+export function factsMemoOf(runtime: MemoRuntime): FactsMemo {
   let memo = memos.get(runtime);
   if (!memo) {
     memo = new FactsMemo(runtime);
