@@ -7,9 +7,10 @@
  *   of any funded project (the ledger, the draws or milestones, the required coverages and their
  *   certificates, the loan commitment), so their absence is a gap in the file, never a feed not
  *   subscribed to;
- * - the observation-fed rails (DOMAIN §1 "observations": optional feeds) are optional, except
- *   WORKFORCE for government (certified payrolls are mandatory on public works) and PROCUREMENT
- *   for supply_chain (deliveries are what a supply-chain draw pays for).
+ * - the observation-fed rails (DOMAIN §1 "observations": feeds a lender may or may not subscribe
+ *   to) are optional for every profile. A profile that must insist on a feed (certified payrolls
+ *   on public works, say) takes the rail out of its list here; none does yet, because DOMAIN §12
+ *   names no such requirement and the seeded demo funds government work before its first payroll.
  */
 import type { ProfileName } from '../projects/profiles.js';
 import type { RailName } from './rail.js';
@@ -28,6 +29,6 @@ export const PROFILE_OPTIONAL_RAILS: Readonly<Record<ProfileName, readonly RailN
   construction: OBSERVATION_FED,
   treasury: OBSERVATION_FED,
   insurance: OBSERVATION_FED,
-  government: OBSERVATION_FED.filter((r) => r !== 'WORKFORCE'),
-  supply_chain: OBSERVATION_FED.filter((r) => r !== 'PROCUREMENT'),
+  government: OBSERVATION_FED,
+  supply_chain: OBSERVATION_FED,
 };
