@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { D } from '../support/api-fixtures.js';
+import { D, firstDrawBody } from '../support/api-fixtures.js';
 import { GL_REQUIRED, startJourney, type DrawJourney } from '../support/draw-journey.js';
 
 /**
@@ -317,6 +317,11 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
         .get(`/api/draws/${j.drawId}`)
         .set('Authorization', `Bearer ${j.lender.key}`);
       expect(draw.body.status).to.equal('REJECTED');
+      // The rejected application left the sequence: the borrower may resubmit its number.
+      const resubmitted = await j.post(`/api/projects/${j.projectId}/draws`, firstDrawBody());
+      expect(resubmitted.status, JSON.stringify(resubmitted.body)).to.equal(201);
+      const duplicate = await j.post(`/api/projects/${j.projectId}/draws`, firstDrawBody());
+      expect(duplicate.status).to.equal(409);
     });
   });
 });
