@@ -204,6 +204,10 @@ export const governance: Projection<GovernanceState> = {
         }
         break;
       }
+      case 'RailScanned':
+      case 'RailsScanned':
+        // Recorded so each rail answer is attested (audit-verify); no governance state hangs on it.
+        break;
       default: {
         const unhandled: never = type;
         throw new Error(`governance projection: unhandled ${String(unhandled)}`);

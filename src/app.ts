@@ -176,7 +176,7 @@ export function createApp(deps: AppDeps): Express {
   mountRegistry(service);
   mountRegistryImport(service);
   mountProjects(service);
-  mountRails(service);
+  mountRails(service, credit);
   mountProfiles(service);
   mountGovernance(service, credit);
   mountDrawGovernance(service, credit);

@@ -3,34 +3,35 @@
  * and jobs, and run monthly draw cycles — invoices, G702/G703 applications, lien waivers,
  * inspections, title date-downs, signatures, field observations (payroll, hours, weather,
  * equipment, deliveries, cost indexes, incidents…), change orders — and governance records them:
- * real kernel scans (`scanProject` + `decideScan`), compilations, notarizations of the waivers,
- * payments (or an audited blocked push, a resolution and then the payment) and certifications.
- * Commands go through the real deciders against folded read models; events are sealed exactly as
- * the Ledger seals them and appended in batches (BatchWriter). Same seed and size → same bytes.
+ * compilations (with their scans), notarizations of the waivers, payment pushes (or an audited
+ * blocked push, a resolution or a lender's acceptance, then the payment — or a rejection) and
+ * certifications. Every command, governance included, goes through the service's own deciders
+ * (`decideGovernance`, `decidePushPayment`, `decideNotarize`, `decideIssueCertification`, …) on a
+ * governance head built over the folded read models (`headFrom`), so a generated ledger cannot
+ * drift from what the service records; events are sealed exactly as the Ledger seals them and
+ * appended in batches (BatchWriter). Same seed and size → same bytes.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { credit as creditProjection } from '../../projections/credit.js';
 import { governance, type GovernanceState } from '../../projections/governance.js';
 import { keys as keysProjection } from '../../projections/keys.js';
+import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
-import { gradeFor } from '../../src/governance/constants.js';
-import { CERTIFICATION_VALID_DAYS } from '../../src/certification/certify.js';
-import {
-  drawStream,
-  governanceEvent,
-  payloadHash,
-  projectStream,
-  type DrawVerdict,
-} from '../../src/governance/events.js';
-import { decideScan, scanInputFor, scanProject } from '../../src/governance/scan.js';
-import { asPlatformMultiHash, notarize } from '../../src/notarization/notarize.js';
-import { instructionOf } from '../../src/payments/push.js';
+import { decideIssueCertification } from '../../src/certification/decide.js';
+import { decideGovernance } from '../../src/governance/decide.js';
+import { drawStream, governanceEvent, type PaymentPushedData } from '../../src/governance/events.js';
+import { headFrom } from '../../src/governance/head.js';
+import type { GovernanceCtx, GovernanceDecided } from '../../src/governance/record.js';
+import { creditView } from '../../src/lender-api/entity-facts.js';
+import { decideNotarize } from '../../src/notarization/decide.js';
+import { decidePushPayment, instructionOf, requiredWaivers } from '../../src/payments/index.js';
 import { sha256Hex } from '../../src/platform/crypto/hash.js';
 import { decideIssueKey, type IssuedKey } from '../../src/orgs/keys.js';
 import type { ApiKeyScope } from '../../src/platform/crypto/api-key.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
-import { derivedEventId, idFromUuid } from '../../src/platform/ids.js';
+import { derivedEventId } from '../../src/platform/ids.js';
 import {
   EMPTY_HEAD,
   type EventInput,
@@ -39,13 +40,13 @@ import {
 } from '../../src/platform/ledger/envelope.js';
 import { loadOrCreateSecrets } from '../../src/platform/secrets.js';
 import { decide, type ProjectsCommand } from '../../src/projects/decide.js';
-import type { ProjectsState } from '../../src/projects/facts.js';
+import type { Draw, ProjectsState } from '../../src/projects/facts.js';
 import { US_JURISDICTIONS } from '../../src/projects/jurisdictions.js';
 import { PROFILES } from '../../src/projects/profiles.js';
 import type { RegisterEntityBody } from '../../src/registry/contract.js';
 import { decideRegisterEntity } from '../../src/registry/decide.js';
 import type { RegistryState } from '../../src/registry/state.js';
-import { BatchWriter, Fold } from './ledger-writer.js';
+import { BatchWriter, Fold, FoldReadModels } from './ledger-writer.js';
 import { NameBook, TRADES, type FirmKind, type Trade } from './names.js';
 import { Rng } from './prng.js';
 import {
@@ -62,14 +63,22 @@ import {
 } from './project-plan.js';
 
 /** Bump when the generator's output changes, so cached datasets are regenerated. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 const BASE_YEAR = 2020;
 /** A generated job yields about this many events; sizes the start rate to the requested total. */
 const EVENTS_PER_JOB = 700;
 /** Jobs start over about this many months, so the ledger spans a realistic few years. */
 const START_SPREAD_MONTHS = 48;
 const LENDERS = ['First Builders Bank', 'Second Street Capital', 'Granite Trust Lending'];
-const SCOPES: ApiKeyScope[] = ['credit:read', 'governance:read', 'governance:write', 'ledger:read'];
+const SCOPES: ApiKeyScope[] = [
+  'credit:read',
+  'governance:read',
+  'governance:write',
+  'ledger:read',
+  'draws:approve',
+];
+/** The base URL certification badges name (a generated ledger is opened by services anywhere). */
+const PUBLIC_BASE_URL = 'https://plumbline.example';
 const CITIES = [
   'Austin',
   'Denver',
@@ -146,6 +155,10 @@ class Generator {
   readonly #registry = new Fold<RegistryState>(registryProjection);
   readonly #projects = new Fold<ProjectsState>(projectsProjection);
   readonly #governance = new Fold<GovernanceState>(governance);
+  readonly #observations = new Fold(observationsProjection);
+  readonly #credit = new Fold(creditProjection);
+  readonly #reads: FoldReadModels;
+  readonly #creditView: ReturnType<typeof creditView>;
   readonly #pools: Record<'general_contractor' | 'architect' | 'inspector' | 'supplier', Firm[]>;
   readonly #subs = new Map<Trade, Firm[]>();
   #firms = 0;
@@ -163,12 +176,17 @@ class Generator {
       LEDGER_SIGNING_KEY: digest('signing'),
     });
     this.store = SqliteEventStore.open(join(opts.dataDir, 'ledger.db'));
-    this.writer = new BatchWriter(
-      this.store,
-      EMPTY_HEAD,
-      [this.#keys, this.#registry, this.#projects, this.#governance] as Fold<unknown>[],
-      opts.batch ?? 2000,
-    );
+    const folds = [
+      this.#keys,
+      this.#registry,
+      this.#projects,
+      this.#governance,
+      this.#observations,
+      this.#credit,
+    ] as Fold<unknown>[];
+    this.writer = new BatchWriter(this.store, EMPTY_HEAD, folds, opts.batch ?? 2000);
+    this.#reads = new FoldReadModels(folds);
+    this.#creditView = creditView({ runtime: this.#reads });
     const scale = Math.max(1, Math.round(opts.events / 50_000));
     const pool = (kind: FirmKind, n: number) => Array.from({ length: n }, () => this.#firm(kind));
     this.#pools = {
@@ -219,7 +237,7 @@ class Generator {
   #emit(input: EventInput, meta: EventMeta, id = this.#nextId()): void {
     if (this.writer.seq >= this.#opts.events) throw new Enough();
     this.#now += this.#step;
-    this.writer.emit({ ...input, id }, meta, new Date(this.#now).toISOString());
+    this.#reads.applied(this.writer.emit({ ...input, id }, meta, new Date(this.#now).toISOString()));
     if (this.writer.full) void this.writer.flush();
   }
 
@@ -345,7 +363,9 @@ class Generator {
   }
 
   #insurance(job: JobPlan, m: number): void {
-    const effective = dateIn(BASE_YEAR, m, this.#rng.chance(0.03) ? 20 : 4);
+    // In force from the 1st, before the job registers on the 3rd (a coverage not in force on a
+    // project puts its GC on PROBATION, DOMAIN §5); now and then a certificate arrives late.
+    const effective = dateIn(BASE_YEAR, m, this.#rng.chance(0.01) ? 20 : 1);
     const expires = dateIn(BASE_YEAR, m + 12, 4);
     for (const coverage of ['GL', 'BUILDERS_RISK', 'WORKERS_COMP'] as const) {
       this.#command(job.lender, {
@@ -441,29 +461,8 @@ class Generator {
     );
     const { body, perLine, requested } = drawBody(job, a, period, invoices);
     const drawId = this.#command(job.lender, { type: 'SubmitDraw', project_id: job.id, body });
-    const waiver = (claimant: string, amount: number) =>
-      this.#command(job.lender, {
-        type: 'RecordDocument',
-        project_id: job.id!,
-        body: waiverBody(rng, claimant, drawId, amount, period.to, day(4), false),
-      });
-    const waivers = [waiver(job.gc.id!, requested)];
-    if (job.last_draw) {
-      const last = job.last_draw;
-      this.#command(job.lender, {
-        type: 'RecordDocument',
-        project_id: job.id,
-        body: waiverBody(rng, job.gc.id!, last.id, last.amount, last.through, day(4), true),
-      });
-    }
-    // Two of the subcontractors billing this period waive what the application asks for them.
-    const subs = [...new Set(billedLines.flatMap((l) => (l.sub ? [l.sub] : [])))];
-    for (const sub of rng.sample(subs, 2)) {
-      const gross = job.sov.reduce((t, l, i) => t + (l.sub === sub ? perLine[i]! : 0), 0);
-      waivers.push(
-        waiver(this.#entity(job.lender, sub), Math.round((gross * (100 - job.retainage_pct)) / 100)),
-      );
-    }
+    job.applications += 1;
+    const waivers = this.#waivers(job, drawId, requested, period.to, day(4));
     const completed = job.sov.map((_, i) => job.billed[i]! + perLine[i]!);
     this.#command(job.lender, {
       type: 'RecordDocument',
@@ -485,198 +484,206 @@ class Generator {
           });
       },
       govern: () => {
-        this.#govern(job, a, drawId, requested, perLine, waivers);
-        job.last_draw = { id: drawId, amount: requested, through: period.to };
+        if (this.#govern(job, a, drawId, waivers)) {
+          job.billed = job.billed.map((b, i) => b + perLine[i]!);
+          job.last_draw = { id: drawId, amount: requested, through: period.to };
+        }
       },
     };
   }
 
-  /** Scan, compile, notarize the waivers, then pay (or block, resolve and pay), certify twice a year. */
-  #govern(
-    job: JobPlan,
-    a: number,
-    drawId: string,
-    requested: number,
-    perLine: number[],
-    waivers: string[],
-  ): void {
-    const projectId = job.id!;
-    const now = () => new Date(this.#now);
-    const meta = (what: string) => this.#meta(job.lender, what);
-    const scanId = this.#nextId();
-    const input = scanInputFor(this.#projects.state, projectId)!;
-    const result = scanProject(input, now());
-    const scanPayload = {
-      scan_id: idFromUuid('SCN-', scanId),
-      project_id: projectId,
-      result,
-      as_of: now().toISOString(),
+  // -------------------------------------------------------------------------------------------
+  // Governance, through the service's deciders
+  // -------------------------------------------------------------------------------------------
+
+  /**
+   * Runs one governance decider on the head of the folded read models, as `governanceCommand`
+   * does inside the Ledger's commit, and appends what it decided (an audited rejection too).
+   * The decision's events go in together or not at all: a ledger never ends mid-decision.
+   */
+  #decideGovernance(
+    lender: number,
+    what: string,
+    decide: (head: ReturnType<typeof headFrom>, ctx: GovernanceCtx) => GovernanceDecided,
+  ): GovernanceDecided {
+    const eventId = this.#nextId();
+    const ctx: GovernanceCtx = {
+      org_id: this.lenders[lender]!.key.org_id,
+      now: new Date(this.#now),
+      eventId,
+      publicBaseUrl: PUBLIC_BASE_URL,
     };
-    for (const e of decideScan(this.#governance.state, result, {
-      scan_id: scanPayload.scan_id,
-      now: now(),
-      payload_hash: payloadHash(scanPayload),
-      event_id: scanId,
-    }))
-      this.#emit(e, meta('KernelScan'), scanId);
-    const blocking = [...result.contradictions, ...result.temporal].filter((f) => f.severity === 'BLOCKING');
-    const verdict: DrawVerdict =
-      blocking.length > 0
-        ? 'HOLD'
-        : result.scan_verdict === 'WARNING'
-          ? 'FUNDABLE_WITH_CONDITIONS'
-          : 'FUNDABLE';
-    const on = now().toISOString().slice(0, 10);
-    const hashed = <T extends object>(kind: string, data: T) => {
-      const hash = payloadHash(data);
-      return { ...data, payload_hash: hash, artifacts: [{ kind, hash }] };
-    };
-    const cmpId = this.#nextId();
-    this.#emit(
-      governanceEvent(
-        'DrawCompiled',
-        drawStream(drawId),
-        hashed('compilation', {
-          compilation_id: idFromUuid('CMP-', cmpId),
-          draw_id: drawId,
-          project_id: projectId,
-          draw_verdict: verdict,
-          verdict_status: verdict === 'HOLD' ? ('BLOCKED' as const) : ('READY' as const),
-          layers_executed: 6,
-          compiled_on: on,
-        }),
-      ),
-      meta('Compile'),
-      cmpId,
-    );
-    if (PROFILES[job.profile].notarized_document_types.includes('LIEN_WAIVER')) {
-      for (const documentId of waivers) this.#notarize(job, documentId, meta('Notarize'));
-    }
-    if (blocking.length > 0) {
-      this.#emit(
-        governanceEvent(
-          'PaymentPushBlocked',
-          drawStream(drawId),
-          hashed('payment_blocked', {
-            draw_id: drawId,
-            project_id: projectId,
-            rail: 'ACH' as const,
-            gates: [{ gate: 'verdict_fundable', passed: false, detail: `draw verdict ${verdict}` }],
-            compilation_id: idFromUuid('CMP-', cmpId),
-            draw_verdict: verdict,
-            attempted_on: on,
-          }),
-        ),
-        meta('PaymentPush'),
+    const decided = decide(headFrom(this.#reads, this.writer.head, this.#creditView), ctx);
+    if (this.writer.seq + decided.events.length > this.#opts.events) throw new Enough();
+    for (const event of decided.events)
+      this.#emit(event, this.#meta(lender, what), event.id ?? this.#nextId());
+    return decided;
+  }
+
+  /** The waivers the payment gate requires for this draw (`requiredWaivers`), each for its amount. */
+  #waivers(job: JobPlan, drawId: string, requested: number, through: string, signed: string): string[] {
+    const projects = this.#projects.state;
+    const project = projects.projects[job.id!]!;
+    const draws = (projects.by_project[job.id!]?.draw_ids ?? []).map((id) => projects.draws[id]!);
+    const draw = projects.draws[drawId]!;
+    const net = (d: Draw, claimant: string) =>
+      Math.round(
+        (project.sov.reduce((t, l) => {
+          const line = d.lines.find((x) => x.line === l.line);
+          return t + (l.subcontractor === claimant && line ? line.this_period + line.stored_materials : 0);
+        }, 0) *
+          (100 - d.retainage_pct)) /
+          100,
       );
-      for (const finding of blocking)
+    return requiredWaivers(project, draw, draws).map((r) => {
+      const of = projects.draws[r.draw_id]!;
+      const gc = r.claimant === project.general_contractor;
+      const amount =
+        r.kind === 'CONDITIONAL'
+          ? gc
+            ? requested
+            : net(of, r.claimant)
+          : gc
+            ? (of.funded_amount ?? 0)
+            : net(of, r.claimant);
+      const throughDate = r.kind === 'CONDITIONAL' ? through : of.period_to;
+      return this.#command(job.lender, {
+        type: 'RecordDocument',
+        project_id: job.id!,
+        body: waiverBody(
+          this.#rng,
+          r.claimant,
+          r.draw_id,
+          amount,
+          throughDate,
+          signed,
+          r.kind === 'UNCONDITIONAL',
+        ),
+      });
+    });
+  }
+
+  /**
+   * Notarize the waivers, push (the push compiles the draw at the head and records that
+   * compilation with its scan); when the push is refused, do what a lender does — resolve
+   * the BLOCKING findings the corrected paperwork cures, accept conditions or a reduced amount,
+   * take escrow under a HOLD PRAL — and push again; a draw that still cannot pay is rejected.
+   * Certifies twice a year. True when the draw was paid.
+   */
+  #govern(job: JobPlan, a: number, drawId: string, waivers: string[]): boolean {
+    const projectId = job.id!;
+    const lender = job.lender;
+    if (PROFILES[job.profile].notarized_document_types.includes('LIEN_WAIVER'))
+      for (const documentId of waivers)
+        this.#decideGovernance(lender, 'Notarize', (head, ctx) =>
+          decideNotarize(
+            head,
+            {
+              type: 'NotarizeDocument',
+              document_type: 'LIEN_WAIVER',
+              document_id: documentId,
+              jurisdiction: job.jurisdiction,
+            },
+            ctx,
+          ),
+        );
+    const rail = this.#rng.chance(0.7) ? 'ACH' : 'Wire';
+    const push = (asked: string) =>
+      this.#decideGovernance(lender, 'PaymentPush', (head, ctx) =>
+        decidePushPayment(head, { type: 'PushPayment', draw_id: drawId, rail: asked }, ctx),
+      );
+    // Room for the payment and its delivery together: a ledger never ends between the two.
+    if (this.writer.seq + 4 > this.#opts.events) throw new Enough();
+    let pushed = push(rail);
+    if (!pushed.ok) pushed = this.#cure(job, drawId, pushed, push, rail);
+    if (!pushed.ok) {
+      const reasons = failedGates(pushed).map((g) => `${g.gate}: ${g.detail}`);
+      this.#decideGovernance(lender, 'RejectDraw', (head, ctx) =>
+        decideGovernance(head, { type: 'RejectDraw', draw_id: drawId, reasons }, ctx),
+      );
+      // A rejected application leaves the sequence: the next one takes its number (DOMAIN §3).
+      job.applications -= 1;
+    } else {
+      this.#delivered(job, pushed);
+    }
+    if (a % 6 === 0)
+      this.#decideGovernance(lender, 'Certify', (head, ctx) =>
+        decideIssueCertification(head, { type: 'IssueCertification', project_id: projectId }, ctx),
+      );
+    return pushed.ok;
+  }
+
+  /** What a lender does about a refused push, then the push again (or the refusal, when nothing cures it). */
+  #cure(
+    job: JobPlan,
+    drawId: string,
+    refused: GovernanceDecided,
+    push: (rail: string) => GovernanceDecided,
+    rail: string,
+  ): GovernanceDecided {
+    const failed = failedGates(refused);
+    // PRAL DENY: no rail may carry the money and no paperwork changes that (DOMAIN §6).
+    if (failed.some((g) => g.gate === 'eligibility' && / allows no rail;/.test(g.detail))) return refused;
+    const blocked = refused.events.find((e) => e.type === 'PaymentPushBlocked')?.data as
+      { draw_verdict: string } | undefined;
+    const scanned = refused.events.find((e) => e.type === 'ProjectScanned')?.data as
+      { findings: { id: string; severity: string }[] } | undefined;
+    const on = new Date(this.#now).toISOString().slice(0, 10);
+    if (failed.some((g) => g.gate === 'verdict_fundable')) {
+      // The lender works every open finding: corrected paperwork for the BLOCKING ones, a review
+      // for the conditions (so the GC's remediation stays responsive, DOMAIN §5).
+      for (const finding of scanned?.findings ?? [])
         this.#command(job.lender, {
           type: 'ResolveFinding',
           finding_id: finding.id,
-          body: { resolution: 'Corrected application received and reviewed by the lender', resolved_on: on },
+          body: {
+            resolution:
+              finding.severity === 'BLOCKING'
+                ? 'Corrected application received and reviewed by the lender'
+                : 'Condition reviewed and cleared by the lender',
+            resolved_on: on,
+          },
         });
+      if (blocked && ['FUNDABLE_WITH_CONDITIONS', 'REDUCED'].includes(blocked.draw_verdict))
+        this.#decideGovernance(job.lender, 'AcceptDrawConditions', (head, ctx) =>
+          decideGovernance(
+            head,
+            {
+              type: 'AcceptDrawConditions',
+              draw_id: drawId,
+              reason: 'Conditions reviewed; fund as compiled',
+            },
+            ctx,
+          ),
+        );
     }
-    const payId = this.#nextId();
-    const paymentId = idFromUuid('PAY-', payId);
-    const payment = {
-      payment_id: paymentId,
-      draw_id: drawId,
-      project_id: projectId,
-      amount: requested,
-      rail: this.#rng.chance(0.7) ? ('ACH' as const) : ('Wire' as const),
-      message_id: `MSG-${paymentId.slice(4)}`,
-      funded_on: on,
-      compilation_id: idFromUuid('CMP-', cmpId),
-      draw_verdict: verdict,
-      instruction: {
-        created_at: now().toISOString(),
-        requested_execution_date: on,
-        debtor: { name: LENDERS[job.lender]!, account: this.lenders[job.lender]!.key.org_id, agent: null },
-        creditor: { name: job.gc.id!, account: job.gc.id!, agent: null },
-        currency: 'USD' as const,
-        end_to_end_id: drawId,
-        remittance_info: `Draw ${a} ${drawId}`,
-      },
-    };
-    // The payment and its delivery go in together: a ledger never ends between the two.
-    if (this.writer.seq + 2 > this.#opts.events) throw new Enough();
+    const escrow = failed.some((g) => g.gate === 'eligibility' && /allows ESCROW;/.test(g.detail));
+    return push(escrow ? 'ESCROW' : rail);
+  }
+
+  /** A historic payment was delivered to its rail at the time, as the outbox records it. */
+  #delivered(job: JobPlan, pushed: GovernanceDecided): void {
+    const event = pushed.events.find((e) => e.type === 'PaymentPushed')!;
+    const payment = event.data as PaymentPushedData;
     this.#emit(
-      governanceEvent('PaymentPushed', drawStream(drawId), hashed('payment', payment)),
-      meta('PaymentPush'),
-      payId,
-    );
-    // A historic payment was delivered to its rail at the time, as the outbox records it; a service
-    // opening this ledger has nothing left to deliver.
-    this.#emit(
-      governanceEvent('PaymentInstructionDelivered', drawStream(drawId), {
-        payment_id: paymentId,
-        draw_id: drawId,
+      governanceEvent('PaymentInstructionDelivered', drawStream(payment.draw_id), {
+        payment_id: payment.payment_id,
+        draw_id: payment.draw_id,
         message_id: payment.message_id,
         location: `${payment.message_id}.xml`,
         sha256: sha256Hex(instructionOf(payment)),
         attempt: 1,
-        delivered_at: now().toISOString(),
+        delivered_at: new Date(this.#now).toISOString(),
       }),
-      { ...meta('PaymentPush'), actor: 'payment-outbox' },
+      { ...this.#meta(job.lender, 'PaymentPush'), actor: 'payment-outbox' },
     );
-    job.billed = job.billed.map((b, i) => b + perLine[i]!);
-    job.funded += requested;
-    if (a % 6 === 0) {
-      const score = result.scan_verdict === 'CLEAN' ? 92 : result.scan_verdict === 'WARNING' ? 81 : 68;
-      const certId = this.#nextId();
-      const validUntil = new Date(this.#now + CERTIFICATION_VALID_DAYS * 86_400_000)
-        .toISOString()
-        .slice(0, 10);
-      this.#emit(
-        governanceEvent(
-          'CertificationIssued',
-          projectStream(projectId),
-          hashed('certification', {
-            certification_id: idFromUuid('CERT-', certId),
-            project_id: projectId,
-            grade: gradeFor(score),
-            score,
-            issued_on: on,
-            valid_until: validUntil,
-          }),
-        ),
-        meta('Certify'),
-        certId,
-      );
-    }
+    job.funded += payment.amount;
   }
+}
 
-  #notarize(job: JobPlan, documentId: string, meta: EventMeta): void {
-    const document = this.#projects.state.documents[documentId]!;
-    const notarized = notarize(document, {
-      jurisdiction: job.jurisdiction,
-      notarized_at: new Date(this.#now).toISOString(),
-    });
-    if (!notarized.ok) throw new Error(`generator: notarization refused: ${notarized.error.message}`);
-    const v = notarized.value;
-    const id = this.#nextId();
-    const multi = asPlatformMultiHash(v.multi_hash);
-    const data = {
-      notarization_id: idFromUuid('NOT-', id),
-      document_id: v.document_id,
-      document_type: v.document_type,
-      project_id: v.project_id,
-      jurisdiction: v.jurisdiction,
-      notarized_at: v.notarized_at,
-      multi_hash: multi,
-    };
-    const hash = payloadHash(data);
-    this.#emit(
-      governanceEvent('DocumentNotarized', projectStream(v.project_id), {
-        ...data,
-        payload_hash: hash,
-        artifacts: [
-          { kind: 'notarization', hash },
-          { kind: 'document', hash: multi.sha256 },
-        ],
-      }),
-      meta,
-      id,
-    );
-  }
+/** The gates a refused push failed (from its audited `PaymentPushBlocked`). */
+function failedGates(decided: GovernanceDecided): { gate: string; detail: string }[] {
+  const blocked = decided.events.find((e) => e.type === 'PaymentPushBlocked')?.data as
+    { gates: { gate: string; passed: boolean; detail: string }[] } | undefined;
+  return (blocked?.gates ?? []).filter((g) => !g.passed);
 }

@@ -27,6 +27,41 @@ export class Fold<S> {
   }
 }
 
+/**
+ * The generator's folds read as a projection runtime reads (`state`, `position`, `onApplied`), so
+ * the service's own governance head and credit view can be built over them (`headFrom`).
+ */
+export class FoldReadModels {
+  readonly #folds = new Map<string, Fold<unknown>>();
+  readonly #listeners: ((event: SealedEvent) => void)[] = [];
+  #position = 0;
+
+  constructor(folds: readonly Fold<unknown>[]) {
+    for (const fold of folds) this.#folds.set(fold.projection.name, fold);
+  }
+
+  get position(): number {
+    return this.#position;
+  }
+
+  state<S>(projection: Projection<S> | string): S {
+    const name = typeof projection === 'string' ? projection : projection.name;
+    const fold = this.#folds.get(name);
+    if (!fold) throw new Error(`generator: no fold of projection ${name}`);
+    return fold.state as S;
+  }
+
+  onApplied(fn: (event: SealedEvent) => void): void {
+    this.#listeners.push(fn);
+  }
+
+  /** Called once an emitted event was folded. */
+  applied(event: SealedEvent): void {
+    this.#position = event.seq;
+    for (const fn of this.#listeners) fn(event);
+  }
+}
+
 export class BatchWriter {
   readonly #store: SqliteEventStore;
   readonly #batchSize: number;

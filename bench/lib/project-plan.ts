@@ -57,6 +57,7 @@ export interface JobPlan {
   funded: number;
   /** The last funded application, whose unconditional waiver arrives with the next one. */
   last_draw: { id: string; amount: number; through: string } | null;
+  /** Applications not rejected: the next one takes the number after them (a rejected one's number is reused). */
   applications: number;
   change_orders: number;
 }
@@ -168,7 +169,7 @@ export function drawBody(
   const requested = g - retainageOn(g, job.retainage_pct) - job.funded;
   return {
     body: {
-      application_no: a,
+      application_no: job.applications + 1,
       period_from: period.from,
       period_to: period.to,
       submitted_on: period.submitted,

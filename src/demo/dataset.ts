@@ -44,8 +44,9 @@
  * (concentration, HHI, distressed GC CRITICAL); Keystone > 25 % of A; C is concentrated (HHI).
  * Postures: NOMINAL on the clean jobs' rails; ELEVATED P05 insurance, P08 workforce, P11
  * equipment, P12 schedule/environmental, P03 market; CRITICAL P06 insurance/schedule, P09 safety,
- * P04 procurement, P10 insurance, B counterparty. SYSTEM_RISK chain/lag findings are platform
- * conditions no fact can (or should) fake; rail staleness is P07's and P12's (ELEVATED).
+ * P04 procurement, P10 insurance, B counterparty. SYSTEM_RISK reads ledger facts only: rail
+ * staleness is P07's and P12's (ELEVATED). A rail with no facts at all answers ELEVATED with
+ * INSUFFICIENT_DATA (docs/rails.md); the project profiles make the observation-fed rails optional.
  *
  * Behavioral states (DOMAIN §5) as the credit engine reads the seeded ledger: PROVISIONAL
  * Northstar, Lakeview, Sierra (new; Sierra's one finding was cured the next day → remediation

@@ -216,7 +216,7 @@ async function sendSteps(
     }
     clock.set(step.at);
     // Over months the background verifier keeps the chain watermark at the head; a backfill
-    // outruns it, and the SYSTEM_RISK rail would call the chain unverified at a payment gate.
+    // outruns it, and /readyz would report the chain unverified while the story is told.
     if (step.phase === 'governance') await deps.verifier.run();
     const key = step.sender === 'operator' ? keys.operator : keys.lenders[step.sender]!;
     await send(base, step, key, refs, plan.seed);

@@ -10,7 +10,7 @@ import { runCommand } from '../platform/http/command.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { provenanceOf } from '../platform/http/provenance.js';
 import type { Service } from '../platform/http/service.js';
-import { distressedProjects, platformWatermarks } from '../rails/routes.js';
+import { payloadHash } from './events.js';
 import { headOf, type CreditView, type GovernanceHead } from './head.js';
 import type { GovernanceCtx, GovernanceDecided } from './record.js';
 
@@ -29,16 +29,12 @@ export async function governanceCommand(
   decide: GovernanceDecider,
   /** Runs after a successful commit, before the answer (the payment outbox's first delivery). */
   settle?: () => Promise<void>,
+  /** 201 for a command; 200 for a read that is recorded (a rail scan). */
+  status: 200 | 201 = 201,
 ): Promise<void> {
   const org_id = authOf(req).org_id;
   const committed = await runCommand(s.ledger, req, (ledgerHead, eventId) => {
-    const head = headOf(
-      s,
-      ledgerHead,
-      credit,
-      (at) => platformWatermarks(s, at),
-      () => distressedProjects(s),
-    );
+    const head = headOf(s, ledgerHead, credit);
     const decided = decide(head, { org_id, now: s.clock.now(), eventId, publicBaseUrl: s.publicBaseUrl });
     if (!decided.ok && decided.events.length === 0) throw problemOf(decided);
     return { events: decided.events, result: decided };
@@ -48,12 +44,13 @@ export async function governanceCommand(
   await settle?.();
   const event = committed.events[decided.anchor]!;
   const anchor = { seq: event.seq, hash: event.hash };
+  const hash = decided.with_provenance_hash ? { provenance_hash: payloadHash(decided.payload) } : {};
   res
-    .status(201)
+    .status(status)
     .json(
       decided.anchor_style === 'ledger'
-        ? { ...decided.payload, ledger: anchor }
-        : { ...decided.payload, provenance: provenanceOf(decided.payload, anchor) },
+        ? { ...decided.payload, ...hash, ledger: anchor }
+        : { ...decided.payload, ...hash, provenance: provenanceOf(decided.payload, anchor) },
     );
 }
 
@@ -62,11 +59,5 @@ export async function governanceCommand(
  * the same `headOf` a command reads, outside any commit, so nothing may be decided on it.
  */
 export function headNow(s: Service, credit: CreditView): GovernanceHead {
-  return headOf(
-    s,
-    s.ledger.head,
-    credit,
-    (at) => platformWatermarks(s, at),
-    () => distressedProjects(s),
-  );
+  return headOf(s, s.ledger.head, credit);
 }

@@ -253,6 +253,42 @@ export interface PaymentInstructionFailedData {
   next_attempt_at: IsoInstant;
 }
 
+/** The `coverage` of a rail result (src/rails/coverage.ts): which of its facts the rail had. */
+export interface RailCoverage {
+  facts_present: string[];
+  facts_missing: string[];
+}
+
+/** Attests one rail's evaluation of an org's (or one project's) facts at `as_of` (SPEC §7; every scan is recorded). */
+export interface RailScannedData {
+  /** DOMAIN §8 rail name, e.g. `SCHEDULE`. */
+  rail: string;
+  /** The project the scan was narrowed to, or null for the whole org. */
+  project_id: string | null;
+  posture: 'NOMINAL' | 'ELEVATED' | 'CRITICAL';
+  score: number;
+  finding_codes: string[];
+  coverage: RailCoverage;
+  as_of: IsoInstant;
+  payload_hash: string;
+  /** `[{kind: 'rail_scan', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
+/** Attests a `scan_all` of the eleven rails: the combined posture and what each rail said (SPEC §7). */
+export interface RailsScannedData {
+  project_id: string | null;
+  governance_posture: 'NOMINAL' | 'ELEVATED' | 'CRITICAL';
+  composite_score: number;
+  rails: { name: string; posture: 'NOMINAL' | 'ELEVATED' | 'CRITICAL'; score: number }[];
+  /** Rails that keep the scan from being clear (not NOMINAL and not excused by the profile). */
+  not_clear: string[];
+  as_of: IsoInstant;
+  payload_hash: string;
+  /** `[{kind: 'rail_scan_all', hash: payload_hash}]` */
+  artifacts: ArtifactRef[];
+}
+
 export interface GovernanceEventMap {
   ProjectScanned: ProjectScannedData;
   DrawCompiled: DrawCompiledData;
@@ -266,6 +302,8 @@ export interface GovernanceEventMap {
   DrawConditionsAccepted: DrawConditionsAcceptedData;
   PaymentInstructionDelivered: PaymentInstructionDeliveredData;
   PaymentInstructionFailed: PaymentInstructionFailedData;
+  RailScanned: RailScannedData;
+  RailsScanned: RailsScannedData;
 }
 export type GovernanceEventType = keyof GovernanceEventMap;
 
@@ -282,6 +320,8 @@ export const GOVERNANCE_EVENT_TYPES: readonly GovernanceEventType[] = [
   'DrawConditionsAccepted',
   'PaymentInstructionDelivered',
   'PaymentInstructionFailed',
+  'RailScanned',
+  'RailsScanned',
 ];
 
 export function isGovernanceEventType(type: string): type is GovernanceEventType {

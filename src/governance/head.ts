@@ -14,10 +14,12 @@ import { registryProjection } from '../../projections/registry.js';
 import { isoDate } from '../platform/clock.js';
 import type { LedgerHead } from '../platform/ledger/envelope.js';
 import type { Service } from '../platform/http/service.js';
+import type { Projection } from '../platform/projections/runtime.js';
 import type { Draw, Project, ProjectsState } from '../projects/facts.js';
 import { getDraw, getProject } from '../projects/queries.js';
 import { railFactsFor } from '../rails/rail-facts.js';
-import type { PlatformWatermarks, RailFacts } from '../rails/rail.js';
+import { hasNoEvidence } from '../rails/coverage.js';
+import type { RailFacts } from '../rails/rail.js';
 import { scanAll } from '../rails/scan-all.js';
 import { verifyContractorRegistry } from '../registry/registry-check.js';
 import type { RegistryState } from '../registry/state.js';
@@ -38,34 +40,48 @@ export interface GovernanceHead {
   governance: GovernanceState;
   registry: RegistryState;
   credit: CreditView;
-  /** The org's rail facts narrowed to one project, at this head. */
-  railFacts(org_id: string, project_id: string): RailFacts;
+  /** The org's rail facts at this head, narrowed to one project unless `project_id` is null. */
+  railFacts(org_id: string, project_id: string | null): RailFacts;
   /** The org's display name (the debtor of a payment instruction). */
   orgName(org_id: string): string;
 }
 
-/** The read models at the head the Ledger holds; call it only inside `ledger.commit`'s decision. */
-export function headOf(
-  s: Service,
-  ledger: LedgerHead,
-  credit: CreditView,
-  platform: (ledger: LedgerHead) => PlatformWatermarks,
-  distressed: () => string[],
-): GovernanceHead {
-  const projects = s.runtime.state(projectsProjection);
+/** Projects whose latest recorded scan is BLOCKED: the counterparty rail's "distressed" (DOMAIN §8). */
+export function distressedProjects(state: GovernanceState): string[] {
+  return Object.entries(state.latest_scan_by_project)
+    .filter(([, scanId]) => state.scans[scanId]?.scan_verdict === 'BLOCKED')
+    .map(([projectId]) => projectId);
+}
+
+/** Where a head reads the models from: the service's projection runtime, or a generator's folds. */
+export interface ReadModels {
+  state<S>(projection: Projection<S>): S;
+}
+
+/**
+ * The read models at the head the Ledger holds; call it only inside `ledger.commit`'s decision.
+ * Rail facts are ledger facts only (the read models at `ledger`), never process state.
+ */
+export function headOf(s: Service, ledger: LedgerHead, credit: CreditView): GovernanceHead {
+  return headFrom(s.runtime, ledger, credit);
+}
+
+/** The head over any `ReadModels` that stand at `ledger` (the bench generator decides on its folds). */
+export function headFrom(read: ReadModels, ledger: LedgerHead, credit: CreditView): GovernanceHead {
+  const projects = read.state(projectsProjection);
   return {
     ledger,
     projects,
-    governance: s.runtime.state(governance),
-    registry: s.runtime.state(registryProjection),
+    governance: read.state(governance),
+    registry: read.state(registryProjection),
     credit,
     railFacts: (org_id, project_id) =>
-      railFactsFor(projects, s.runtime.state(observationsProjection), org_id, {
+      railFactsFor(projects, read.state(observationsProjection), org_id, {
         project_id,
-        platform: platform(ledger),
-        distressed_project_ids: distressed(),
+        platform: { ledger_head: ledger },
+        distressed_project_ids: distressedProjects(read.state(governance)),
       }),
-    orgName: (org_id) => s.runtime.state(keys).orgs[org_id]?.name ?? org_id,
+    orgName: (org_id) => read.state(keys).orgs[org_id]?.name ?? org_id,
   };
 }
 
@@ -113,6 +129,7 @@ export function projectAt(
     rails: {
       composite: all.composite_score,
       critical: all.rails.filter((r) => r.posture === 'CRITICAL').map((r) => r.name),
+      no_evidence: all.rails.filter((r) => r.counted && hasNoEvidence(r.coverage)).map((r) => r.name),
     },
   };
 }

@@ -2,4 +2,6 @@
 export interface RailPosture {
   composite: number;
   critical: string[];
+  /** Rails with none of their facts that the project's profile does not make optional (not clear). */
+  no_evidence: string[];
 }

@@ -38,6 +38,8 @@ export interface RecordedResponse {
   anchor: number;
   /** `provenance` (ARCHITECTURE §7, the default) or a bare `ledger: {seq, hash}` (notarization). */
   anchor_style: 'provenance' | 'ledger';
+  /** Also answer `provenance_hash` (the payload's SHA-256: the rail responses of SPEC §7). */
+  with_provenance_hash?: boolean;
 }
 
 export type GovernanceDecided =
@@ -81,6 +83,7 @@ export function accepted(
   payload: Record<string, unknown>,
   anchor = events.length - 1,
   anchor_style: RecordedResponse['anchor_style'] = 'provenance',
+  with_provenance_hash = false,
 ): GovernanceDecided {
-  return { ok: true, events, payload, anchor, anchor_style };
+  return { ok: true, events, payload, anchor, anchor_style, with_provenance_hash };
 }

@@ -9,7 +9,7 @@ import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
 import { isoDate } from '../platform/clock.js';
-import type { Service } from '../platform/http/service.js';
+import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import type { FindingRecord } from '../governance/findings.js';
 import type { CreditView } from '../governance/head.js';
 import {
@@ -32,6 +32,14 @@ import {
 } from '../credit/index.js';
 import type { LiveRegistry } from './sam-live.js';
 
+/**
+ * What the credit rules read the models through: a service's projection runtime, or anything
+ * folding the same projections (the bench generator builds governance heads on its own folds).
+ */
+export interface CreditReadModels {
+  runtime: Pick<ProjectionRuntime, 'state' | 'position' | 'onApplied'>;
+}
+
 export type FullRegistryCheck = RegistryCheck & {
   source: RegistrySource;
   sam_answer?: SamApiAnswer;
@@ -45,7 +53,7 @@ export type FullRegistryCheck = RegistryCheck & {
  * the live check failed.
  */
 export function registryCheckOf(
-  s: Service,
+  s: CreditReadModels,
   entity: EntityRecord,
   now: Date,
   live: LiveRegistry | null = null,
@@ -103,7 +111,7 @@ export function registryStatusOf(check: FullRegistryCheck, now: Date): RegistryS
  * for this call (see sam-live.ts); without it a recent recorded SAM answer or the extract serves.
  */
 export function entityFacts(
-  s: Service,
+  s: CreditReadModels,
   entity: EntityRecord,
   now: Date,
   live: LiveRegistry | null = null,
@@ -131,7 +139,7 @@ export function entityFacts(
   };
 }
 
-export function creditView(s: Service): CreditView {
+export function creditView(s: CreditReadModels): CreditView {
   const facts = (entity_id: string, now: Date): EntityFacts | null => {
     const entity = s.runtime.state(registryProjection).entities[entity_id];
     return entity ? entityFacts(s, entity, now) : null;

@@ -31,6 +31,9 @@ import type { SealedEvent } from '../platform/ledger/index.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import { CREDIT_EVENT_TYPES, type DerivationMemo } from '../credit/index.js';
 
+/** What the memo follows: the read models, where they stand, and each event they apply. */
+export type MemoRuntime = Pick<ProjectionRuntime, 'state' | 'position' | 'onApplied'>;
+
 /** Entities remembered at once; the oldest is forgotten first. */
 export const REMEMBERED_ENTITIES = 5_000;
 
@@ -56,7 +59,7 @@ class EntityMemo implements DerivationMemo {
 type Touched = ReadonlySet<string> | 'all';
 
 export class FactsMemo {
-  readonly #runtime: ProjectionRuntime;
+  readonly #runtime: MemoRuntime;
   /** entity id → (registry outcome → memo), least recently created entity first. */
   readonly #entities = new Map<string, Map<string, EntityMemo>>();
   /** project id → every entity that takes part in it (the reverse of `projects.by_entity`). */
@@ -71,7 +74,7 @@ export class FactsMemo {
   forgotten = 0;
   clears = 0;
 
-  constructor(runtime: ProjectionRuntime) {
+  constructor(runtime: MemoRuntime) {
     this.#runtime = runtime;
     this.#epoch = runtime.position;
     for (const entity of Object.keys(runtime.state(projectsProjection).by_entity ?? {})) this.#index(entity);
@@ -203,10 +206,10 @@ function idsIn(event: SealedEvent): Set<string> | null {
   return out;
 }
 
-const memos = new WeakMap<ProjectionRuntime, FactsMemo>();
+const memos = new WeakMap<MemoRuntime, FactsMemo>();
 
 /** The one FactsMemo of a runtime (created on first use, following it from then on). */
-export function factsMemoOf(runtime: ProjectionRuntime): FactsMemo {
+export function factsMemoOf(runtime: MemoRuntime): FactsMemo {
   let memo = memos.get(runtime);
   if (!memo) {
     memo = new FactsMemo(runtime);

@@ -409,12 +409,15 @@ const railFinding = z.looseObject({
   observed_on: str,
 });
 const posture = z.enum(['NOMINAL', 'ELEVATED', 'CRITICAL']);
+/** Which of the facts a rail reads it had; none → ELEVATED with INSUFFICIENT_DATA (issue 14). */
+const railCoverage = z.looseObject({ facts_present: z.array(str), facts_missing: z.array(str) });
 
 export const RailResultSchema = z.looseObject({
   rail: str,
   posture,
   score: num,
   findings: z.array(railFinding),
+  coverage: railCoverage,
   as_of: str,
   provenance_hash: hex64,
   provenance: ProvenanceSchema,
@@ -423,8 +426,18 @@ export const RailResultSchema = z.looseObject({
 export const ScanAllResultSchema = z.looseObject({
   governance_posture: posture,
   composite_score: num,
-  rails: z.array(z.looseObject({ name: str, posture, score: num, findings: z.array(railFinding) })),
+  rails: z.array(
+    z.looseObject({
+      name: str,
+      posture,
+      score: num,
+      findings: z.array(railFinding),
+      coverage: railCoverage,
+      counted: z.boolean(),
+    }),
+  ),
   total_findings: int,
+  not_clear: z.array(str),
   as_of: str,
   provenance_hash: hex64,
   ledger: LedgerHeadSchema,
@@ -440,6 +453,7 @@ export const ProfilesSchema = z.looseObject({
       payment_rails: z.array(str),
       certification_chain: z.array(str),
       notarized_document_types: z.array(str),
+      optional_rails: z.array(str),
     }),
   ),
 });

@@ -90,6 +90,8 @@ export interface GateContext {
   notarized_document_ids: ReadonlySet<string>;
   /** Rails whose posture is CRITICAL for the project (DOMAIN §8), computed by the rails capability. */
   critical_rails: readonly string[];
+  /** Rails with none of their facts that the project's profile does not make optional (issue 14). */
+  no_evidence_rails: readonly string[];
   /** The rail the push asks for. */
   rail: PushRail;
 }
@@ -132,18 +134,27 @@ function evaluateGate(
         ctx.in_balance ? 'sources cover uses' : 'project is out of balance',
       );
     case 'no_critical_rail':
-      return result(
-        gate,
-        ctx.critical_rails.length === 0,
-        ctx.critical_rails.length === 0
-          ? 'no rail is CRITICAL'
-          : `CRITICAL: ${ctx.critical_rails.join(', ')}`,
-      );
+      return railsGate(ctx);
     default: {
       const unhandled: never = gate;
       throw new Error(`unknown gate ${String(unhandled)}`);
     }
   }
+}
+
+/** No rail CRITICAL, and no required rail without evidence: no data is not good news (issue 14). */
+function railsGate({ critical_rails, no_evidence_rails }: GateContext): GateResult {
+  const problems = [
+    ...(critical_rails.length > 0 ? [`CRITICAL: ${critical_rails.join(', ')}`] : []),
+    ...(no_evidence_rails.length > 0
+      ? [`no evidence (INSUFFICIENT_DATA): ${no_evidence_rails.join(', ')}`]
+      : []),
+  ];
+  return result(
+    'no_critical_rail',
+    problems.length === 0,
+    problems.length === 0 ? 'no rail is CRITICAL and every required rail has evidence' : problems.join('; '),
+  );
 }
 
 function result(gate: GateResult['gate'], passed: boolean, detail: string): GateResult {

@@ -112,6 +112,7 @@ function gateContextAt(
     in_balance: result.adequacy?.in_balance ?? false,
     notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
     critical_rails: project.rails.critical,
+    no_evidence_rails: project.rails.no_evidence,
     rail,
   };
   return { gateContext, rail };

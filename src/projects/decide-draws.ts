@@ -34,9 +34,11 @@ export function decideSubmitDraw(
   const issues = drawIssues(state, project, body);
   if (issues.length > 0) return invalid('the draw does not match the project', issues);
 
-  const used = (state.by_project[project.id]?.draw_ids ?? []).some(
-    (id) => state.draws[id]?.application_no === body.application_no,
-  );
+  // A rejected application left the sequence (PAY_PERIOD_SEQUENCE): its number may be resubmitted.
+  const used = (state.by_project[project.id]?.draw_ids ?? []).some((id) => {
+    const draw = state.draws[id];
+    return draw !== undefined && draw.application_no === body.application_no && draw.status !== 'REJECTED';
+  });
   if (used) return conflict(`application ${body.application_no} was already submitted for ${project.id}`);
 
   const draw_id = idFromUuid('DRW-', ctx.eventId);

@@ -8,7 +8,7 @@ import { dayOf } from './dates.js';
 import { finding, type RailFinding } from './findings.js';
 import { groupBy } from './observations.js';
 import { RAIL_PATHS, type PortfolioProject, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, type FactCheck } from './coverage.js';
 
 /** DOMAIN §8: one GC holding more than 25 % of the org's committed exposure. */
 export const COUNTERPARTY_GC_SHARE_PCT = 25;
@@ -109,8 +109,16 @@ export function counterpartyFindings(facts: RailFacts, now: Date): RailFinding[]
   ];
 }
 
+/** The facts the COUNTERPARTY rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const COUNTERPARTY_FACTS: readonly FactCheck[] = [
+  {
+    name: 'loan_commitments',
+    present: (facts) => facts.portfolio.projects.some((p) => p.loan_amount > 0),
+  },
+];
+
 export const COUNTERPARTY_RAIL: Rail = {
   name: 'COUNTERPARTY',
   path: RAIL_PATHS.COUNTERPARTY,
-  evaluate: (facts, now) => evaluation(counterpartyFindings(facts, now)),
+  evaluate: evaluateWith('COUNTERPARTY', COUNTERPARTY_FACTS, counterpartyFindings),
 };

@@ -7,7 +7,7 @@ import type { EmissionsReport, EnvironmentalInspection } from '../projects/facts
 import { finding, type RailFinding } from './findings.js';
 import { latestPer, observationsOf, siteOf } from './observations.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, observed, type FactCheck } from './coverage.js';
 
 /**
  * DOMAIN §8 "over budget": reported tCO2e above this share of the budget. 100 % — any excess —
@@ -52,8 +52,14 @@ export function environmentalFindings(facts: RailFacts): RailFinding[] {
   ];
 }
 
+/** The facts the ENVIRONMENTAL rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const ENVIRONMENTAL_FACTS: readonly FactCheck[] = [
+  observed('emissions_report'),
+  observed('environmental_inspection'),
+];
+
 export const ENVIRONMENTAL_RAIL: Rail = {
   name: 'ENVIRONMENTAL',
   path: RAIL_PATHS.ENVIRONMENTAL,
-  evaluate: (facts) => evaluation(environmentalFindings(facts)),
+  evaluate: evaluateWith('ENVIRONMENTAL', ENVIRONMENTAL_FACTS, (facts) => environmentalFindings(facts)),
 };

@@ -6,7 +6,7 @@ import type { EquipmentLog } from '../projects/facts.js';
 import { finding, type RailFinding } from './findings.js';
 import { keyOf, latestPer, observationsOf } from './observations.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, observed, type FactCheck } from './coverage.js';
 
 /** DOMAIN §8 "maintenance overdue": operating hours since service beyond 1 × the interval. */
 export const EQUIPMENT_MAINTENANCE_DUE_FACTOR = 1;
@@ -66,8 +66,11 @@ export function equipmentFindings(facts: RailFacts): RailFinding[] {
   return logs.flatMap((log) => [...serviceFindings(log), ...utilizationFindings(log)]);
 }
 
+/** The facts the EQUIPMENT rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const EQUIPMENT_FACTS: readonly FactCheck[] = [observed('equipment_log')];
+
 export const EQUIPMENT_RAIL: Rail = {
   name: 'EQUIPMENT',
   path: RAIL_PATHS.EQUIPMENT,
-  evaluate: (facts) => evaluation(equipmentFindings(facts)),
+  evaluate: evaluateWith('EQUIPMENT', EQUIPMENT_FACTS, (facts) => equipmentFindings(facts)),
 };

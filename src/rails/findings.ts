@@ -4,6 +4,13 @@
  */
 import type { EntityId, IsoDate } from '../projects/facts.js';
 
+/**
+ * The score of a rail that holds none of the facts it reads. DOMAIN §8 gives no figure; it must
+ * sit in the ELEVATED band (§8: 50–79) so no data never reads as NOMINAL, yet above 50 because an
+ * absence is not a CRITICAL finding. 60 = 100 − the `INSUFFICIENT_DATA` penalty below.
+ */
+export const RAIL_NO_EVIDENCE_SCORE = 60;
+
 /** SPEC §7 finding severities. */
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
 
@@ -13,9 +20,9 @@ export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
  * lender should stop funding (they also fail the construction "no CRITICAL rail" gate, §12).
  */
 export const FINDING_PENALTIES = {
+  // Any rail holding none of the facts it reads (issue 14: missing evidence is itself a risk)
+  INSUFFICIENT_DATA: { WARNING: 40 },
   // SYSTEM_RISK
-  SYSTEM_CHAIN_UNVERIFIED: { CRITICAL: 40 },
-  SYSTEM_PROJECTION_LAG: { WARNING: 10 },
   SYSTEM_RAIL_STALE: { WARNING: 5 },
   // WORKFORCE
   WORKFORCE_PAYROLL_MISSING: { WARNING: 10 },

@@ -4,6 +4,8 @@
  */
 export * from './rail.js';
 export * from './findings.js';
+export * from './coverage.js';
+export { PROFILE_OPTIONAL_RAILS } from './optional.js';
 export * from './scoring.js';
 export {
   railFactsFor,
@@ -14,6 +16,7 @@ export {
 export { RAILS, railByName, railByPath } from './registry.js';
 export * from './scan-all.js';
 export * from './result.js';
+export { decideRailScan, decideScanAll } from './scan-command.js';
 export * from './system-risk.js';
 export * from './workforce.js';
 export * from './schedule.js';

@@ -7,7 +7,7 @@ import type { InsuranceCertificate, IsoDate, Project, RequiredCoverage } from '.
 import { addDays, dayOf, daysBetween, latestOf } from './dates.js';
 import { finding, type Evidence, type RailFinding } from './findings.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, type FactCheck } from './coverage.js';
 
 /** DOMAIN §8 / §3: continuous coverage ending within 30 days of today is expiring. */
 export const INSURANCE_EXPIRING_DAYS = 30;
@@ -127,8 +127,20 @@ export function insuranceFindings(facts: RailFacts, now: Date): RailFinding[] {
   );
 }
 
+/** The facts the INSURANCE rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const INSURANCE_FACTS: readonly FactCheck[] = [
+  {
+    name: 'required_coverages',
+    present: (facts) => facts.projects.some((p) => p.required_coverages.length > 0),
+  },
+  {
+    name: 'insurance_certificates',
+    present: (facts) => facts.documents.some((d) => d.type === 'INSURANCE_CERTIFICATE'),
+  },
+];
+
 export const INSURANCE_RAIL: Rail = {
   name: 'INSURANCE',
   path: RAIL_PATHS.INSURANCE,
-  evaluate: (facts, now) => evaluation(insuranceFindings(facts, now)),
+  evaluate: evaluateWith('INSURANCE', INSURANCE_FACTS, insuranceFindings),
 };

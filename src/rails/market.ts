@@ -7,7 +7,7 @@ import { dayOf, daysBetween, latestOf } from './dates.js';
 import { finding, type RailFinding } from './findings.js';
 import { keyOf, latestPer, observationsOf, siteOf } from './observations.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, observed, type FactCheck } from './coverage.js';
 
 /** DOMAIN §8: executed change orders adding more than 2 % of the contract sum per month. */
 export const MARKET_CO_VELOCITY_PCT_PER_MONTH = 2;
@@ -75,8 +75,14 @@ export function marketFindings(facts: RailFacts, now: Date): RailFinding[] {
   return [...facts.projects.flatMap((p) => coVelocity(facts, p, today)), ...indexes.flatMap(costEscalation)];
 }
 
+/** The facts the MARKET rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const MARKET_FACTS: readonly FactCheck[] = [
+  observed('cost_index'),
+  { name: 'change_orders', present: (facts) => facts.change_orders.length > 0 },
+];
+
 export const MARKET_RAIL: Rail = {
   name: 'MARKET',
   path: RAIL_PATHS.MARKET,
-  evaluate: (facts, now) => evaluation(marketFindings(facts, now)),
+  evaluate: evaluateWith('MARKET', MARKET_FACTS, marketFindings),
 };

@@ -8,7 +8,7 @@ import { finding, type RailFinding } from './findings.js';
 import { keyOf, latestPer, observationsOf } from './observations.js';
 import { latestDraw } from './progress.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, observed, type FactCheck } from './coverage.js';
 
 /**
  * Days past `needed_by` after which an undelivered critical material is late. DOMAIN §8 says
@@ -88,8 +88,17 @@ export function procurementFindings(facts: RailFacts, now: Date): RailFinding[] 
   return [...lateCritical(deliveries, dayOf(now)), ...undeliveredStored(facts, deliveries)];
 }
 
+/** The facts the PROCUREMENT rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const PROCUREMENT_FACTS: readonly FactCheck[] = [
+  observed('material_delivery'),
+  {
+    name: 'stored_materials_billed',
+    present: (facts) => facts.draws.some((d) => d.lines.some((l) => l.stored_materials > 0)),
+  },
+];
+
 export const PROCUREMENT_RAIL: Rail = {
   name: 'PROCUREMENT',
   path: RAIL_PATHS.PROCUREMENT,
-  evaluate: (facts, now) => evaluation(procurementFindings(facts, now)),
+  evaluate: evaluateWith('PROCUREMENT', PROCUREMENT_FACTS, procurementFindings),
 };

@@ -60,11 +60,16 @@ export function railFactsFor(
     const index = projectsState.by_project[p.id];
     return index === undefined ? [] : [index];
   });
-  const observations = pick(
-    observationsState.observations,
-    observationsState.by_org[org_id] ?? [],
-    org_id,
-  ).filter((o) => project_id === null || (o.project_id !== null && inScope.has(o.project_id)));
+  // Narrowed: the project's own index (recording order, like the org's), not a pass over every
+  // observation the org ever recorded — governance reads this slice on every command.
+  const observations =
+    project_id === null
+      ? pick(observationsState.observations, observationsState.by_org[org_id] ?? [], org_id)
+      : pick(
+          observationsState.observations,
+          inScope.has(project_id) ? (observationsState.by_project[project_id] ?? []) : [],
+          org_id,
+        );
   const facts: Omit<RailFacts, 'platform'> = {
     org_id,
     project_id,

@@ -14,6 +14,7 @@ import type {
   Observation,
   Project,
 } from '../projects/facts.js';
+import type { Coverage } from './coverage.js';
 import type { RailFinding } from './findings.js';
 
 /** The eleven rails in SPEC §7 / DOMAIN §8 order (scan_all lists them in this order). */
@@ -57,15 +58,16 @@ export interface RailEvaluation {
   posture: Posture;
   score: number;
   findings: RailFinding[];
+  /** Which of the facts the rail reads the slice holds (none → INSUFFICIENT_DATA, ELEVATED). */
+  coverage: Coverage;
 }
 
-/** Ledger and projection health, as the platform measures it (SYSTEM_RISK inputs). */
+/**
+ * The ledger position the slice was projected at. Only ledger facts: the chain verifier's
+ * watermark and the read models' lag are process state, which no rail reads (system-risk.ts).
+ */
 export interface PlatformWatermarks {
-  /** Last seq the background chain verifier checked with no issue (ARCHITECTURE §3.4). */
-  verified_through: number;
   ledger_head: LedgerHead;
-  /** Events the read models are behind the ledger head. */
-  projection_lag: number;
 }
 
 export interface PlatformFacts extends PlatformWatermarks {

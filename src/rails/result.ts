@@ -1,16 +1,18 @@
 /**
- * The single-rail response (SPEC §7) and its provenance (ARCHITECTURE §7). Rail reads are not
- * recorded as events; they are reproducible instead: the same facts (the ledger replayed to
- * `provenance.ledger.seq`) evaluated at the same `as_of` give the same hashes.
+ * The single-rail response (SPEC §7) and its provenance (ARCHITECTURE §7). Every rail answer is
+ * recorded (`RailScanned`, scan-command.ts) and anchored to its recording event; it is also
+ * reproducible: the ledger replayed to `provenance.ledger.seq`, evaluated at `as_of`, gives the
+ * same payload and hashes (rails read ledger facts only).
  */
 import { multiHash, sha256Hex, type MultiHash } from '../platform/crypto/hash.js';
 import { canonicalJson } from '../platform/ledger/canonical.js';
 import type { LedgerHead } from '../platform/ledger/envelope.js';
+import type { Coverage } from './coverage.js';
 import type { RailFinding } from './findings.js';
 import type { Posture, Rail, RailFacts, RailName } from './rail.js';
 
 export interface Provenance extends MultiHash {
-  /** The ledger head the facts were projected from. */
+  /** The ledger event that recorded the result. */
   ledger: LedgerHead;
 }
 
@@ -20,6 +22,7 @@ export interface RailPayload {
   posture: Posture;
   score: number;
   findings: RailFinding[];
+  coverage: Coverage;
   /** ISO-8601 instant the rail was evaluated at (`now`). */
   as_of: string;
 }
@@ -30,13 +33,19 @@ export interface RailResult extends RailPayload {
   provenance: Provenance;
 }
 
-export function railResult(rail: Rail, facts: RailFacts, now: Date, ledger_head: LedgerHead): RailResult {
-  const { posture, score, findings } = rail.evaluate(facts, now);
-  const payload: RailPayload = { rail: rail.name, posture, score, findings, as_of: now.toISOString() };
+/** The rail evaluated over `facts` at `now`, as the response's hashed payload. */
+export function railPayload(rail: Rail, facts: RailFacts, now: Date): RailPayload {
+  const { posture, score, findings, coverage } = rail.evaluate(facts, now);
+  return { rail: rail.name, posture, score, findings, coverage, as_of: now.toISOString() };
+}
+
+/** The response for `payload` anchored at `anchor` (the event that recorded it). */
+export function railResult(rail: Rail, facts: RailFacts, now: Date, anchor: LedgerHead): RailResult {
+  const payload = railPayload(rail, facts, now);
   const canonical = canonicalJson(payload);
   return {
     ...payload,
     provenance_hash: sha256Hex(canonical),
-    provenance: { ...multiHash(canonical), ledger: { seq: ledger_head.seq, hash: ledger_head.hash } },
+    provenance: { ...multiHash(canonical), ledger: { seq: anchor.seq, hash: anchor.hash } },
   };
 }

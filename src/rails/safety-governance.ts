@@ -7,7 +7,7 @@ import { dayOf, daysBetween } from './dates.js';
 import { finding, type RailFinding } from './findings.js';
 import { groupBy, observationsOf, siteOf } from './observations.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, observed, type FactCheck } from './coverage.js';
 
 /**
  * Days a citation and an incident count for. DOMAIN §8 names no window; OSHA rates are annual
@@ -96,8 +96,15 @@ export function safetyFindings(facts: RailFacts, now: Date): RailFinding[] {
   ];
 }
 
+/** The facts the SAFETY rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const SAFETY_FACTS: readonly FactCheck[] = [
+  observed('osha_citation'),
+  observed('incident'),
+  observed('hours_worked'),
+];
+
 export const SAFETY_RAIL: Rail = {
   name: 'SAFETY',
   path: RAIL_PATHS.SAFETY,
-  evaluate: (facts, now) => evaluation(safetyFindings(facts, now)),
+  evaluate: evaluateWith('SAFETY', SAFETY_FACTS, safetyFindings),
 };

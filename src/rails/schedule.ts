@@ -9,7 +9,7 @@ import { finding, type Evidence, type RailFinding } from './findings.js';
 import { observationsOf } from './observations.js';
 import { latestDraw, timeElapsedPct, workCompletePct } from './progress.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, type FactCheck } from './coverage.js';
 
 /** DOMAIN §8: a milestone reached (or still open) more than 30 days after it was due. */
 export const SCHEDULE_SLIPPAGE_DAYS = 30;
@@ -82,8 +82,14 @@ export function scheduleFindings(facts: RailFacts, now: Date): RailFinding[] {
   return facts.projects.flatMap((p) => [...slippage(facts, p, today), ...paceAndOverdue(facts, p, today)]);
 }
 
+/** The facts the SCHEDULE rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const SCHEDULE_FACTS: readonly FactCheck[] = [
+  { name: 'draws', present: (facts) => facts.draws.length > 0 },
+  { name: 'milestones', present: (facts) => facts.projects.some((p) => p.milestones.length > 0) },
+];
+
 export const SCHEDULE_RAIL: Rail = {
   name: 'SCHEDULE',
   path: RAIL_PATHS.SCHEDULE,
-  evaluate: (facts, now) => evaluation(scheduleFindings(facts, now)),
+  evaluate: evaluateWith('SCHEDULE', SCHEDULE_FACTS, scheduleFindings),
 };

@@ -57,7 +57,7 @@ export function compareFindings(a: RailFinding, b: RailFinding): number {
 }
 
 /** Turns a rail's findings into its evaluation: sorted findings, score, posture. */
-export function evaluation(findings: readonly RailFinding[]): RailEvaluation {
+export function evaluation(findings: readonly RailFinding[]): Omit<RailEvaluation, 'coverage'> {
   const sorted = [...findings].sort(compareFindings);
   const score = railScore(sorted);
   return { posture: railPosture(score, sorted), score, findings: sorted };

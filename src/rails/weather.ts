@@ -7,7 +7,7 @@ import { dayOf, daysBetween, latestOf } from './dates.js';
 import { finding, type RailFinding } from './findings.js';
 import { groupBy, keyOf, latestPer, observationsOf, siteOf } from './observations.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, observed, type FactCheck } from './coverage.js';
 
 /** DOMAIN §8: forecasts looked at, today included. */
 export const WEATHER_LOOKAHEAD_DAYS = 14;
@@ -99,8 +99,11 @@ export function weatherFindings(facts: RailFacts, now: Date): RailFinding[] {
   ];
 }
 
+/** The facts the WEATHER rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const WEATHER_FACTS: readonly FactCheck[] = [observed('weather_forecast'), observed('thermal_scan')];
+
 export const WEATHER_RAIL: Rail = {
   name: 'WEATHER',
   path: RAIL_PATHS.WEATHER,
-  evaluate: (facts, now) => evaluation(weatherFindings(facts, now)),
+  evaluate: evaluateWith('WEATHER', WEATHER_FACTS, weatherFindings),
 };

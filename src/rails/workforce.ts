@@ -9,7 +9,7 @@ import { finding, type RailFinding } from './findings.js';
 import { groupBy, keyOf, observationsOf } from './observations.js';
 import { isWorkComplete } from './progress.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
-import { evaluation } from './scoring.js';
+import { evaluateWith, observed, type FactCheck } from './coverage.js';
 
 /**
  * Uncovered days between two payroll periods beyond which a payroll is missing. DOMAIN §8 says
@@ -123,8 +123,11 @@ export function workforceFindings(facts: RailFacts, now: Date): RailFinding[] {
   });
 }
 
+/** The facts the WORKFORCE rail reads (DOMAIN §8 table): none of them → INSUFFICIENT_DATA. */
+export const WORKFORCE_FACTS: readonly FactCheck[] = [observed('certified_payroll')];
+
 export const WORKFORCE_RAIL: Rail = {
   name: 'WORKFORCE',
   path: RAIL_PATHS.WORKFORCE,
-  evaluate: (facts, now) => evaluation(workforceFindings(facts, now)),
+  evaluate: evaluateWith('WORKFORCE', WORKFORCE_FACTS, workforceFindings),
 };

@@ -33,6 +33,8 @@ import type {
   PageOptions,
   PaymentRail,
   PaymentResult,
+  DrawAcceptanceResult,
+  DrawRejectionResult,
   Portfolio,
   PortfolioOptions,
   Project,
@@ -286,6 +288,20 @@ export class Plumbline {
       { draw_id: drawId, ...(rail === undefined ? {} : { rail }) },
       options,
     );
+  }
+
+  /**
+   * Accepts the conditions a draw has open at the head (FUNDABLE_WITH_CONDITIONS) or its reduced
+   * amount (REDUCED), with a reason; needs a key with the `draws:approve` scope. A 409 CONFLICT
+   * PlumblineError when the draw is not in an acceptable verdict (or already funded/rejected).
+   */
+  acceptDraw(drawId: string, reason: string, options: AppendOptions = {}): Promise<DrawAcceptanceResult> {
+    return this.#append(`/api/draws/${seg(drawId)}/accept`, { reason }, options);
+  }
+
+  /** Rejects a draw with its reasons (1–20): it becomes REJECTED and can never be paid. */
+  rejectDraw(drawId: string, reasons: string[], options: AppendOptions = {}): Promise<DrawRejectionResult> {
+    return this.#append(`/api/draws/${seg(drawId)}/reject`, { reasons }, options);
   }
 
   /** Is this hash something the ledger recorded, and does the record still verify? (reads only) */

@@ -715,6 +715,37 @@ export interface PaymentResult {
   provenance: Provenance;
 }
 
+/** `POST /api/draws/{id}/accept` (scope `draws:approve`): the conditions or reduced amount accepted. */
+export interface DrawAcceptanceResult {
+  acceptance: {
+    /** `ACC-…` */
+    id: string;
+    draw_id: string;
+    draw_verdict: 'FUNDABLE_WITH_CONDITIONS' | 'REDUCED';
+    /** Codes of the findings open for the draw at the head that this acceptance covers. */
+    accepted_codes: string[];
+    finding_ids: string[];
+    /** What a push may pay: G702 line 8, or the REDUCED amount. */
+    fundable_amount: Cents;
+    reason: string;
+    accepted_on: IsoDate;
+  };
+  provenance: Provenance;
+}
+
+/** `POST /api/draws/{id}/reject`: the draw is REJECTED and can never be paid. */
+export interface DrawRejectionResult {
+  rejection: {
+    /** `REJ-…` */
+    id: string;
+    draw_id: string;
+    project_id: string;
+    reasons: string[];
+    rejected_on: IsoDate;
+  };
+  provenance: Provenance;
+}
+
 export interface AuditVerification {
   verdict: 'AUTHENTIC' | 'TAMPERED';
   reason: 'EVENT_VERIFIED' | 'ARTIFACT_VERIFIED' | 'UNKNOWN_HASH' | 'CONTENT_MISMATCH' | 'CHAIN_BROKEN';
@@ -754,11 +785,18 @@ export interface RailFinding {
   observed_on: string;
 }
 
+/** Which of the facts a rail reads it had; none → ELEVATED with an `INSUFFICIENT_DATA` finding. */
+export interface RailCoverage {
+  facts_present: string[];
+  facts_missing: string[];
+}
+
 export interface RailResult {
   rail: RailName;
   posture: Posture;
   score: number;
   findings: RailFinding[];
+  coverage: RailCoverage;
   as_of: IsoInstant;
   provenance_hash: string;
   provenance: Provenance;
@@ -767,8 +805,18 @@ export interface RailResult {
 export interface ScanAllResult {
   governance_posture: Posture;
   composite_score: number;
-  rails: { name: RailName; posture: Posture; score: number; findings: RailFinding[] }[];
+  rails: {
+    name: RailName;
+    posture: Posture;
+    score: number;
+    findings: RailFinding[];
+    coverage: RailCoverage;
+    /** False only for a rail without evidence that the project's profile makes optional. */
+    counted: boolean;
+  }[];
   total_findings: number;
+  /** Counted rails that are not NOMINAL: empty means the scan is clear. */
+  not_clear: RailName[];
   as_of: IsoInstant;
   provenance_hash: string;
   ledger: LedgerHead;
@@ -783,6 +831,8 @@ export interface GovernanceProfile {
   payment_rails: PaymentRail[];
   certification_chain: string[];
   notarized_document_types: string[];
+  /** Rails the profile lets go without evidence (the others count as not clear when empty). */
+  optional_rails: RailName[];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ describe('findings are always current: resolving, certifying and opening them (i
   });
 
   it('opens a finding on the date its condition arose, not on the day someone scanned (issue 14)', async () => {
-    j = await startJourney({ project: GL_REQUIRED });
+    j = await startJourney({ project: GL_REQUIRED, insuredThrough: null });
     await j.insureGc('2026-07-10');
     await j.fixDocuments();
     j.svc.clock.set('2026-07-20T15:00:00Z');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { D } from '../support/api-fixtures.js';
+import { D, firstDrawBody } from '../support/api-fixtures.js';
 import { GL_REQUIRED, startJourney, type DrawJourney } from '../support/draw-journey.js';
 
 /**
@@ -8,6 +8,24 @@ import { GL_REQUIRED, startJourney, type DrawJourney } from '../support/draw-jou
  * makes it otherwise payable, then changes one fact, then pushes: the push re-runs the compilation
  * at the head, so it is refused with 422 GATE_UNMET naming the gate the change failed, and the
  * refusal is recorded with the compilation it ran.
+ *
+ * Every fact change that must block a compiled draw, and the gate that names it:
+ * | fact change after the FUNDABLE compile                | refused by                          |
+ * |-------------------------------------------------------|-------------------------------------|
+ * | the GC's registry (SAM) exclusion                     | verdict_fundable + eligibility (DENY) |
+ * | the GC's behavioral state (PROBATION) → PRAL HOLD      | eligibility (escrow only)           |
+ * | the PRAL itself (DENY on exclusion, HOLD on state)     | eligibility                         |
+ * | the GC's required insurance lapses                     | verdict_fundable (INSURANCE_EXPIRY) |
+ * | a new BLOCKING finding (a new lien on the title)       | verdict_fundable                    |
+ * | a contract-sum mismatch (a change order alters a line) | verdict_fundable (CONTRACT_SUM_MISMATCH) |
+ * | evidence ages into conditions (stale inspection/title) | verdict_fundable (not accepted)     |
+ * | a rail turns CRITICAL (a willful OSHA citation)        | no_critical_rail                    |
+ * | a required rail has no evidence (no insurance facts)   | no_critical_rail — test/api/rails-coverage.test.ts |
+ * | the lender rejects the draw (`DrawRejected`)           | 409 CONFLICT: a terminal state, like FUNDED (SPEC §6) |
+ * Draw lines themselves are immutable facts (there is no amendment route): what can change under
+ * a compiled draw is what its lines mean — the change-order case above. Signatures, waivers and
+ * notarization have their own gates (signatures, waivers_executed, notarization) specified in
+ * test/api/golden-draw.test.ts.
  */
 interface Gate {
   gate: string;
@@ -79,7 +97,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     });
 
     it('an insurance lapse: the GC’s required GL coverage expires before the push', async () => {
-      j = await startJourney({ project: GL_REQUIRED });
+      j = await startJourney({ project: GL_REQUIRED, insuredThrough: null });
       await j.insureGc('2026-07-10');
       await j.readyToPay();
       j.svc.clock.set('2026-07-11T15:00:00Z');
@@ -102,6 +120,63 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(detailOf(gates, 'verdict_fundable')).to.match(
         /^at the head the draw is NOT_FUNDABLE \(BLOCKING \(no document cures\): TITLE_DATE_DOWN\); it was FUNDABLE/,
       );
+    });
+
+    it('a contract-sum mismatch: an executed change order moves budget between lines after the compile', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      // Executed within the draw's period but recorded only now; net zero, so the project stays
+      // in balance, yet line 1's scheduled value is no longer the draw's column C (DOMAIN §2).
+      await j.created(`/api/projects/${j.projectId}/change-orders`, {
+        number: 'CO-1',
+        amount: 0,
+        lines: [
+          { line: 1, delta: D(25_000) },
+          { line: 2, delta: -D(25_000) },
+        ],
+        description: 'Retaining wall funded from framing',
+        executed_on: '2026-05-10',
+        lender_approved_on: '2026-05-10',
+        work_started_on: '2026-05-11',
+      });
+
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.include('verdict_fundable');
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        /^at the head the draw is (HOLD|NOT_FUNDABLE) \(.*CONTRACT_SUM_MISMATCH.*\); it was FUNDABLE when compiled at seq \d+$/,
+      );
+    });
+
+    it('evidence ages into conditions: 37 days on, the inspection and title date-down are stale (FUNDABLE_WITH_CONDITIONS, not accepted)', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      j.svc.clock.set('2026-07-09T15:00:00Z');
+
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.deep.equal(['verdict_fundable']);
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        /^at the head the draw is FUNDABLE_WITH_CONDITIONS \(.*INSPECTION_FRESHNESS.*\).*not accepted by a lender \(draws:approve\)$/,
+      );
+    });
+
+    it('a rail turns CRITICAL: a willful, unabated OSHA citation against the GC', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      const citation = await j.post('/api/observations', {
+        project_id: j.projectId,
+        entity: j.gc,
+        kind: 'osha_citation',
+        observed_on: '2026-06-03',
+        activity_nr: '1700011',
+        type: 'W',
+        penalty: D(70_000),
+        abate_by: '2026-07-15',
+      });
+      expect(citation.status, JSON.stringify(citation.body)).to.equal(201);
+
+      const gates = await refusedGates(j, { rail: 'ESCROW' });
+      expect(failed(gates)).to.include('no_critical_rail');
+      expect(detailOf(gates, 'no_critical_rail')).to.equal('CRITICAL: SAFETY');
     });
 
     it('records each refusal with the compilation it ran at the head, and pays nothing', async () => {
@@ -242,6 +317,11 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
         .get(`/api/draws/${j.drawId}`)
         .set('Authorization', `Bearer ${j.lender.key}`);
       expect(draw.body.status).to.equal('REJECTED');
+      // The rejected application left the sequence: the borrower may resubmit its number.
+      const resubmitted = await j.post(`/api/projects/${j.projectId}/draws`, firstDrawBody());
+      expect(resubmitted.status, JSON.stringify(resubmitted.body)).to.equal(201);
+      const duplicate = await j.post(`/api/projects/${j.projectId}/draws`, firstDrawBody());
+      expect(duplicate.status).to.equal(409);
     });
   });
 });

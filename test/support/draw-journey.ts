@@ -35,8 +35,21 @@ export interface DrawJourney {
 /** A project override: the GC must hold $1M of GL cover (DOMAIN §3 INSURANCE_EXPIRY). */
 export const GL_REQUIRED = { required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }] };
 
+/** The GL certificate the journey's GC holds unless a spec says otherwise (valid through mid-2027). */
+export const GC_INSURED_THROUGH = '2027-06-30';
+
+/**
+ * The project requires GL cover and the GC holds a certificate through `insuredThrough` (default
+ * GC_INSURED_THROUGH; null = no certificate, for specs that record their own): a project with no
+ * insurance evidence at all is not payable (issue 14: no data is not good news).
+ */
 export async function startJourney(
-  opts: { now?: string; project?: Record<string, unknown>; draw?: Record<string, unknown> } = {},
+  opts: {
+    now?: string;
+    project?: Record<string, unknown>;
+    draw?: Record<string, unknown>;
+    insuredThrough?: string | null;
+  } = {},
 ): Promise<DrawJourney> {
   const svc = await startService({ now: opts.now ?? '2026-06-03T15:00:00Z' });
   const lender = await svc.key('First Builders Bank');
@@ -62,13 +75,14 @@ export async function startJourney(
   });
   const projectId = await created(
     '/api/projects',
-    projectBody({ borrower: owner, general_contractor: gc, architect }, opts.project ?? {}),
+    projectBody({ borrower: owner, general_contractor: gc, architect }, { ...GL_REQUIRED, ...opts.project }),
   );
   const invoice = (number: string, amount: number, line: number) =>
     created(`/api/projects/${projectId}/documents`, { type: 'INVOICE', vendor: gc, number, amount, line });
   const invoices = [await invoice('KB-1001', D(100_000), 1), await invoice('KB-1002', D(50_000), 2)];
   const drawId = await created(`/api/projects/${projectId}/draws`, firstDrawBody({ invoices, ...opts.draw }));
 
+  const insuredThrough = opts.insuredThrough === undefined ? GC_INSURED_THROUGH : opts.insuredThrough;
   const journey: DrawJourney = {
     svc,
     lender,
@@ -156,5 +170,6 @@ export async function startJourney(
       await journey.notarize(waiver);
     },
   };
+  if (insuredThrough !== null) await journey.insureGc(insuredThrough);
   return journey;
 }

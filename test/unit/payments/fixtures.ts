@@ -50,6 +50,7 @@ export function passingContext(overrides: Partial<GateContext> = {}): GateContex
     rail: 'ACH',
     notarized_document_ids: new Set(documents.map((d) => d.id)),
     critical_rails: [],
+    no_evidence_rails: [],
     ...overrides,
   };
 }

@@ -26,7 +26,11 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       { gate: 'waivers_executed', passed: true, detail: '4 required waiver(s) executed' },
       { gate: 'notarization', passed: true, detail: '4 document(s) notarized' },
       { gate: 'in_balance', passed: true, detail: 'sources cover uses' },
-      { gate: 'no_critical_rail', passed: true, detail: 'no rail is CRITICAL' },
+      {
+        gate: 'no_critical_rail',
+        passed: true,
+        detail: 'no rail is CRITICAL and every required rail has evidence',
+      },
       {
         gate: 'eligibility',
         passed: true,
@@ -146,6 +150,12 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       'a rail is CRITICAL',
       { critical_rails: ['SAFETY', 'INSURANCE'] },
       'CRITICAL: SAFETY, INSURANCE',
+    ],
+    [
+      'no_critical_rail',
+      'a rail the profile requires has no evidence (no data is not good news)',
+      { no_evidence_rails: ['INSURANCE'] },
+      'no evidence (INSUFFICIENT_DATA): INSURANCE',
     ],
   ];
 

@@ -161,13 +161,11 @@ export function certificate(id: string, over: Partial<InsuranceCertificate> = {}
 
 export { obs } from './observation-builders.js';
 
-/** A healthy platform: chain verified to the head, no lag, no rail fed yet. */
+/** The ledger at seq 500, no rail fed yet. */
 export function platform(over: Partial<PlatformFacts> = {}): PlatformFacts {
   const fresh = Object.fromEntries(RAIL_NAMES.map((n) => [n, null])) as Record<RailName, string | null>;
   return {
-    verified_through: 500,
     ledger_head: { seq: 500, hash: 'a'.repeat(64) },
-    projection_lag: 0,
     rail_data_last_observed: fresh,
     ...over,
   };

@@ -18,9 +18,10 @@ describe('INSURANCE rail (DOMAIN §8)', () => {
       posture: 'NOMINAL',
     },
     {
-      given: 'no project requires any coverage',
+      given: 'no project requires any coverage and no certificate is held (no evidence)',
       facts: facts(),
-      codes: [],
+      codes: ['INSUFFICIENT_DATA'],
+      posture: 'ELEVATED',
     },
     {
       given: 'no GL certificate at all',

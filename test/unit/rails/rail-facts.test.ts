@@ -19,11 +19,7 @@ import {
 const A1 = 'prj_alpha00000000001';
 const A2 = 'prj_alpha00000000002';
 const B1 = 'prj_beta000000000001';
-const WATERMARKS: PlatformWatermarks = {
-  verified_through: 90,
-  ledger_head: { seq: 90, hash: 'b'.repeat(64) },
-  projection_lag: 0,
-};
+const WATERMARKS: PlatformWatermarks = { ledger_head: { seq: 90, hash: 'b'.repeat(64) } };
 
 function projectsState(): ProjectsState {
   const projects: Project[] = [

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { RAIL_NO_EVIDENCE_SCORE } from '../../../src/rails/findings.js';
 import { RAIL_NAMES, RAIL_PATHS, RAILS, railByName, railByPath } from '../../../src/rails/index.js';
 import { facts, NOW } from './builders.js';
 
@@ -28,14 +29,19 @@ describe('rail registry (SPEC §7)', () => {
     expect(railByName('MARKET').path).to.equal('/api/market-rail');
   });
 
-  it('given an org with no facts at all, when every rail evaluates, then each is NOMINAL at 100', () => {
+  it('given an org with no facts at all, when every rail evaluates, then each is ELEVATED at the no-evidence score with INSUFFICIENT_DATA naming what it misses', () => {
     const empty = facts({ projects: [] });
     for (const rail of RAILS) {
-      expect(rail.evaluate(empty, NOW), rail.name).to.deep.equal({
-        posture: 'NOMINAL',
-        score: 100,
-        findings: [],
-      });
+      const result = rail.evaluate(empty, NOW);
+      expect([result.posture, result.score], rail.name).to.deep.equal(['ELEVATED', RAIL_NO_EVIDENCE_SCORE]);
+      expect(
+        result.findings.map((f) => [f.code, f.severity]),
+        rail.name,
+      ).to.deep.equal([['INSUFFICIENT_DATA', 'WARNING']]);
+      expect(result.coverage.facts_present, rail.name).to.deep.equal([]);
+      expect(result.coverage.facts_missing, rail.name).to.not.be.empty;
+      for (const missing of result.coverage.facts_missing)
+        expect(result.findings[0]?.detail, rail.name).to.contain(missing);
     }
   });
 });

@@ -42,7 +42,7 @@ describe('rail result provenance (ARCHITECTURE §7)', () => {
   it('hashes the JCS of the payload without provenance fields, three ways, and anchors the ledger head', () => {
     const result = railResult(INSURANCE_RAIL, insuredFacts('2026-07-01'), NOW, HEAD);
     const { provenance_hash, provenance, ...payload } = result;
-    expect(Object.keys(payload)).to.deep.equal(['rail', 'posture', 'score', 'findings', 'as_of']);
+    expect(Object.keys(payload)).to.deep.equal(['rail', 'posture', 'score', 'findings', 'coverage', 'as_of']);
     expect(payload.rail).to.equal('INSURANCE');
     const canonical = canonicalJson(payload);
     expect(provenance_hash).to.equal(sha256Hex(canonical));

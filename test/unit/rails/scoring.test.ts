@@ -4,6 +4,7 @@ import {
   FINDING_CODES,
   FINDING_PENALTIES,
   penaltyOf,
+  RAIL_NO_EVIDENCE_SCORE,
   type RailFinding,
 } from '../../../src/rails/findings.js';
 import { RAIL_NAMES } from '../../../src/rails/rail.js';
@@ -28,12 +29,12 @@ const stale = (rail: string): RailFinding =>
     evidence: [{ kind: 'rail', id: rail }],
     observed_on: TODAY,
   });
-const chain = finding('SYSTEM_CHAIN_UNVERIFIED', 'CRITICAL', {
+const chain = finding('COUNTERPARTY_DISTRESSED_GC', 'CRITICAL', {
   project_id: null,
   entity_id: null,
-  title: 'unverified',
-  detail: 'gap',
-  evidence: [{ kind: 'ledger', id: '1' }],
+  title: 'distressed GC',
+  detail: 'three distressed projects',
+  evidence: [{ kind: 'project', id: '1' }],
   observed_on: TODAY,
 });
 const info = finding('EQUIPMENT_LOW_UTILIZATION', 'INFO', {
@@ -52,12 +53,12 @@ describe('rail score and posture (DOMAIN §8)', () => {
 
   it('given findings, then the score is 100 minus the sum of their named penalties', () => {
     const findings = [stale('A'), chain, info];
-    const expected = 100 - FINDING_PENALTIES.SYSTEM_RAIL_STALE.WARNING - 40 - 2;
+    const expected = 100 - FINDING_PENALTIES.SYSTEM_RAIL_STALE.WARNING - 30 - 2;
     expect(railScore(findings)).to.equal(expected);
   });
 
   it('given penalties above 100, then the score floors at 0', () => {
-    expect(railScore([chain, chain, chain])).to.equal(0);
+    expect(railScore([chain, chain, chain, chain])).to.equal(0);
   });
 
   const postureCases: [string, number, RailFinding[], string][] = [
@@ -85,8 +86,8 @@ describe('rail score and posture (DOMAIN §8)', () => {
     const b = [stale('A'), chain, stale('B'), info];
     const codes = evaluation(a).findings.map((f) => `${f.code}/${f.evidence[0]?.id}`);
     expect(codes).to.deep.equal([
+      'COUNTERPARTY_DISTRESSED_GC/1',
       'EQUIPMENT_LOW_UTILIZATION/OBS-1',
-      'SYSTEM_CHAIN_UNVERIFIED/1',
       'SYSTEM_RAIL_STALE/A',
       'SYSTEM_RAIL_STALE/B',
     ]);
@@ -102,8 +103,10 @@ describe('rail score and posture (DOMAIN §8)', () => {
     const prefixes = ['SYSTEM', 'WORKFORCE', 'SCHEDULE', 'SAFETY', 'INSURANCE', 'ENV', 'PROCUREMENT'];
     const allPrefixes = [...prefixes, 'EQUIPMENT', 'WEATHER', 'COUNTERPARTY', 'MARKET'];
     expect(allPrefixes).to.have.length(RAIL_NAMES.length);
-    expect(FINDING_CODES).to.have.length(31);
-    for (const code of FINDING_CODES) {
+    // 29 rail-specific codes plus INSUFFICIENT_DATA, which any rail may raise.
+    expect(FINDING_CODES).to.have.length(30);
+    expect(100 - FINDING_PENALTIES.INSUFFICIENT_DATA.WARNING).to.equal(RAIL_NO_EVIDENCE_SCORE);
+    for (const code of FINDING_CODES.filter((c) => c !== 'INSUFFICIENT_DATA')) {
       expect(
         allPrefixes.some((p) => code.startsWith(`${p}_`)),
         code,

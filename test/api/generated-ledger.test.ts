@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import { Fold, FoldReadModels } from '../../bench/lib/ledger-writer.js';
+import { generateDataset, type GeneratedDataset } from '../../bench/lib/generate.js';
+import { credit } from '../../projections/credit.js';
+import { governance } from '../../projections/governance.js';
+import { keys } from '../../projections/keys.js';
+import { observationsProjection } from '../../projections/observations.js';
+import { projectsProjection } from '../../projections/projects.js';
+import { registryProjection } from '../../projections/registry.js';
+import type { DrawCompiledData, ProjectScannedData } from '../../src/governance/events.js';
+import { decideGovernance } from '../../src/governance/decide.js';
+import { headFrom } from '../../src/governance/head.js';
+import { creditView } from '../../src/lender-api/entity-facts.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
+import type { SealedEvent } from '../../src/platform/ledger/envelope.js';
+import { openService } from '../reliability/support.js';
+
+/**
+ * The bench generator records governance through the service's own deciders (issue 14): replaying
+ * a generated ledger to the head each compilation was decided at, and running the service's
+ * compile decider there, gives the compilation the ledger recorded; the service opens the ledger
+ * and reads the same money the ledger says moved.
+ */
+describe('a generated bench ledger replays to what the service computes', function () {
+  this.timeout(180_000);
+  let dataDir: string;
+  let dataset: GeneratedDataset;
+  let events: SealedEvent[];
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'plumbline-generated-'));
+    dataset = await generateDataset({ dataDir, events: 5_000, seed: 'generated-ledger-replay' });
+    const store = SqliteEventStore.open(join(dataDir, 'ledger.db'));
+    events = await store.read(1, dataset.events);
+    await store.close();
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('records governance the way the service does: compilations, pushes, deliveries and certifications', () => {
+    const count = (type: string) => events.filter((e) => e.type === type).length;
+    expect(events).to.have.length(dataset.events);
+    expect(count('DrawCompiled')).to.be.greaterThan(10);
+    expect(count('PaymentPushed')).to.be.greaterThan(5);
+    expect(count('PaymentInstructionDelivered')).to.equal(count('PaymentPushed'));
+    for (const e of events.filter((x) => x.type === 'DrawCompiled'))
+      expect((e.data as DrawCompiledData).layers_executed, e.id).to.equal(6);
+    for (const e of events.filter((x) => x.type === 'CertificationIssued')) {
+      const data = e.data as { issued_on: string; valid_until: string };
+      const days = (Date.parse(data.valid_until) - Date.parse(data.issued_on)) / 86_400_000;
+      expect(days, e.id).to.equal(90);
+    }
+    // Every payment rests on the compilation it ran at the head, recorded just before it.
+    for (const e of events.filter((x) => x.type === 'PaymentPushed')) {
+      const data = e.data as { compilation_id: string; draw_verdict: string };
+      const compiled = events.find(
+        (x) =>
+          x.type === 'DrawCompiled' && (x.data as DrawCompiledData).compilation_id === data.compilation_id,
+      );
+      expect(compiled, e.id).to.not.equal(undefined);
+      expect((compiled!.data as DrawCompiledData).draw_verdict).to.equal(data.draw_verdict);
+      expect(['FUNDABLE', 'FUNDABLE_WITH_CONDITIONS', 'REDUCED']).to.include(data.draw_verdict);
+    }
+  });
+
+  it('re-running the service’s compile decider at each recorded compilation’s head gives the recorded verdict and findings', () => {
+    const folds = [
+      new Fold(keys),
+      new Fold(registryProjection),
+      new Fold(projectsProjection),
+      new Fold(governance),
+      new Fold(observationsProjection),
+      new Fold(credit),
+    ] as Fold<unknown>[];
+    const reads = new FoldReadModels(folds);
+    const view = creditView({ runtime: reads });
+    let compared = 0;
+    for (let i = 0; i < events.length; i += 1) {
+      const scan = events[i]!;
+      const compiled = events[i + 1];
+      if (scan.type === 'ProjectScanned' && compiled?.type === 'DrawCompiled') {
+        const recorded = compiled.data as DrawCompiledData;
+        const head = headFrom(reads, { seq: scan.seq - 1, hash: scan.prev_hash }, view);
+        const decided = decideGovernance(
+          head,
+          { type: 'CompileDraw', project_id: recorded.project_id, draw_id: recorded.draw_id },
+          {
+            org_id: scan.meta.org_id!,
+            now: new Date(scan.recorded_at),
+            eventId: compiled.id,
+            publicBaseUrl: 'https://plumbline.example',
+          },
+        );
+        expect(decided.ok, recorded.draw_id).to.equal(true);
+        const again = decided.events.find((e) => e.type === 'DrawCompiled')!.data as DrawCompiledData;
+        const rescan = decided.events.find((e) => e.type === 'ProjectScanned')!.data as ProjectScannedData;
+        const codes = (d: ProjectScannedData) => d.findings.map((f) => `${f.code}/${f.severity}`).sort();
+        expect(
+          [again.draw_verdict, again.verdict_status, again.layers_executed],
+          recorded.draw_id,
+        ).to.deep.equal([recorded.draw_verdict, recorded.verdict_status, recorded.layers_executed]);
+        expect(codes(rescan), recorded.draw_id).to.deep.equal(codes(scan.data as ProjectScannedData));
+        compared += 1;
+      }
+      for (const fold of folds) fold.apply(scan);
+      reads.applied(scan);
+    }
+    expect(compared).to.be.greaterThan(10);
+  });
+
+  it('opens in the service: the chain verifies, and each paid draw reads FUNDED for the amount the ledger paid', async () => {
+    const last = events.at(-1)!;
+    const service = await openService(dataDir, { clock: new ManualClock(last.recorded_at) });
+    try {
+      const auth = { Authorization: `Bearer ${dataset.keys[0]!.key}` };
+      const org = dataset.keys[0]!.org_id;
+      const paid = events.filter((e) => e.type === 'PaymentPushed' && e.meta.org_id === org).slice(0, 5);
+      expect(paid.length).to.be.greaterThan(0);
+      for (const e of paid) {
+        const data = e.data as { draw_id: string; amount: number; payload_hash: string };
+        const draw = await request(service.app).get(`/api/draws/${data.draw_id}`).set(auth);
+        expect(draw.status, JSON.stringify(draw.body)).to.equal(200);
+        expect([draw.body.status, draw.body.funded_amount]).to.deep.equal(['FUNDED', data.amount]);
+        const verdict = await request(service.app)
+          .post('/api/audit-verify')
+          .set(auth)
+          .send({ hash: data.payload_hash });
+        expect(verdict.body.verdict, JSON.stringify(verdict.body)).to.equal('AUTHENTIC');
+      }
+    } finally {
+      await service.close();
+    }
+  });
+});
