@@ -14,7 +14,7 @@ import { KeyValueIdempotencyStore } from './platform/http/idempotency.js';
 import { BackgroundVerifier } from './platform/ledger/background-verifier.js';
 import { Ledger } from './platform/ledger/ledger.js';
 import type { Logger } from './platform/log.js';
-import { ProjectionRuntime, type SnapshotStore } from './platform/projections/runtime.js';
+import { ProjectionRuntime } from './platform/projections/runtime.js';
 import {
   MemoryRateLimitStore,
   RateLimiter,
@@ -62,13 +62,27 @@ export interface Composed {
   close(): Promise<void>;
 }
 
-async function openStore(opts: ComposeOptions): Promise<{
+/** The ledger store a process opens, with the files that live beside it. */
+export interface OpenedEventStore {
   store: EventStore;
-  snapshots: SnapshotStore;
+  /** Read-model snapshots: in the ledger file (SQLite), or DATA_DIR/read-models.db (EventStoreDB). */
+  snapshots: SqliteSnapshotStore;
+  /** The embedded store, when that is what was opened (for SQLite-only tools such as mmap'd verify). */
   sqlite: SqliteEventStore | null;
-  tiles: TileStorage;
-  closeSnapshots: () => void;
-}> {
+  /** The transparency log's tiles: in the ledger file, or DATA_DIR/tlog.db (EventStoreDB). */
+  tiles: SqliteTileStorage;
+  close(): Promise<void>;
+}
+
+/**
+ * The one way every process opens the ledger: EventStoreDB when `eventStoreUrl` (EVENTSTORE_URL)
+ * is set, else the embedded SQLite file DATA_DIR/ledger.db. The service (compose) and every CLI
+ * (keys, import-sam, ledger:verify, projections:rebuild, ledger:generate, seed-demo) go through here.
+ */
+export async function openEventStore(opts: {
+  dataDir: string;
+  eventStoreUrl?: string | undefined;
+}): Promise<OpenedEventStore> {
   if (opts.eventStoreUrl) {
     const { EsdbEventStore } = await import('./platform/event-store/esdb.js');
     const store = EsdbEventStore.connect(opts.eventStoreUrl);
@@ -79,9 +93,10 @@ async function openStore(opts: ComposeOptions): Promise<{
       snapshots,
       sqlite: null,
       tiles,
-      closeSnapshots: () => {
+      async close() {
         snapshots.close();
         tiles.close();
+        await store.close();
       },
     };
   }
@@ -91,12 +106,12 @@ async function openStore(opts: ComposeOptions): Promise<{
     snapshots: new SqliteSnapshotStore(sqlite),
     sqlite,
     tiles: openTileStorage(opts.dataDir, sqlite),
-    closeSnapshots: () => undefined,
+    close: () => sqlite.close(),
   };
 }
 
 /** The tree's tiles: a table in the ledger file, or (EventStoreDB) a file of their own. */
-export function openTileStorage(dataDir: string, sqlite: SqliteEventStore | null): TileStorage {
+export function openTileStorage(dataDir: string, sqlite: SqliteEventStore | null): SqliteTileStorage {
   return new SqliteTileStorage(sqlite ? sqlite.database : join(dataDir, 'tlog.db'));
 }
 
@@ -117,7 +132,8 @@ function recordedFailure(tiles: TileStorage, opts: ComposeOptions): VerifyIssue 
 }
 
 export async function compose(opts: ComposeOptions): Promise<Composed> {
-  const { store, snapshots, sqlite, tiles, closeSnapshots } = await openStore(opts);
+  const opened = await openEventStore(opts);
+  const { store, snapshots, sqlite, tiles } = opened;
   const runtime = new ProjectionRuntime(store, allProjections(), snapshots, opts.clock);
   await runtime.start();
   const secrets = loadOrCreateSecrets(opts.dataDir, {
@@ -237,8 +253,7 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
       await tlog.stop();
       await runtime.stop();
       await redis?.close();
-      closeSnapshots();
-      await store.close();
+      await opened.close();
     },
   };
 }
