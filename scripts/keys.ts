@@ -22,11 +22,13 @@ Usage:
   npm run keys -- revoke <key_id> [--reason <text>] [--json]
   npm run keys -- list [--json]
 
-Scopes: credit:read, governance:write, governance:read, ledger:read, admin (a tenant org's own),
-registry:admin (the platform operator's only: SAM imports, entity-level facts).
+Scopes: credit:read, governance:write, governance:read, ledger:read, tlog:read, draws:approve,
+admin (a tenant org's own), and the platform operator's only: registry:admin (SAM imports,
+entity-level facts) and platform:admin (orgs and keys over HTTP, /api/admin/*).
 create registers the organization if it is new and prints the key and its signing secret ONCE.
 --operator issues to the platform operator's org (created if the ledger has none yet); its
-default scopes are ${OPERATOR_SCOPES.join(',')}. registry:admin cannot be granted to a tenant.
+default scopes are ${OPERATOR_SCOPES.join(',')}. Platform scopes cannot be granted to a tenant.
+Over HTTP the same is POST /api/admin/orgs, /api/admin/keys (platform:admin) and /api/keys (admin).
 Exit codes: 0 done, 1 refused (unknown or already revoked key), 2 usage or configuration error.
 `;
 

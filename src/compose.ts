@@ -53,6 +53,12 @@ export interface ComposeOptions {
   tlogPublishEveryMs?: number;
   /** Clear a recorded integrity failure at start (LEDGER_INTEGRITY_OVERRIDE=1). */
   integrityOverride?: boolean;
+  /**
+   * EventStoreDB mode: the read models (and so key lookups) catch up with the store's head at
+   * least this often (ms, default 1000), beside the live subscription — the bound on how long a
+   * key revoked on another node is still accepted here, even when the subscription stalls.
+   */
+  freshnessMs?: number;
 }
 
 export interface Composed {
@@ -163,6 +169,19 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     onConflict: () => runtime.catchUp(),
   });
   await runtime.follow();
+  // Revocation (or any fact) recorded by another node reaches this one through the live
+  // subscription within milliseconds; this sweep bounds it even when the subscription stalls.
+  const freshness =
+    opts.eventStoreUrl && (opts.freshnessMs ?? 1000) > 0
+      ? setInterval(() => {
+          runtime.catchUp().catch((error: unknown) => {
+            opts.logger.warn('read models could not catch up with the ledger store', {
+              error: (error as Error).message,
+            });
+          });
+        }, opts.freshnessMs ?? 1000)
+      : undefined;
+  freshness?.unref();
   const redis = opts.redisUrl
     ? RedisConnection.open(opts.redisUrl, {
         onError: (e) => opts.logger.debug('redis connection error', { error: e.message }),
@@ -249,6 +268,7 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     store,
     redis,
     async close() {
+      clearInterval(freshness);
       await verifier.stop();
       await tlog.stop();
       await runtime.stop();

@@ -38,6 +38,7 @@ import {
 import { RAIL_NAMES, RAIL_PATHS } from '../rails/rail.js';
 import { ImportRegistryFileBody, ImportSummarySchema, RegisterEntityBody } from '../registry/contract.js';
 import * as R from './responses.js';
+import { keyAdminOperations } from './key-admin.js';
 
 /** Who may call a route, and with which credential (SPEC §1). */
 export type Access = 'public' | 'lender' | 'pdf' | 'project' | 'ledger' | 'admin';
@@ -750,5 +751,12 @@ export function developerResources(): OperationSpec[] {
 }
 
 export function routeOperations(): OperationSpec[] {
-  return [...ingestion(), ...governance(), ...rails(), ...ledgerAndPlatform(), ...developerResources()];
+  return [
+    ...ingestion(),
+    ...governance(),
+    ...rails(),
+    ...ledgerAndPlatform(),
+    ...keyAdminOperations(),
+    ...developerResources(),
+  ];
 }

@@ -14,12 +14,16 @@ import type { ServerSecrets } from '../platform/secrets.js';
 import { decideIssuance } from './issue.js';
 import { PLATFORM_OPERATOR_ORG, type IssuedKey } from './keys.js';
 
-/** What the operator's keys hold: the registry, entity-level facts, and reads of what it furnished. */
+/**
+ * What the operator's keys hold: the registry, entity-level facts, reads of what it furnished, and
+ * org and key administration (`platform:admin`).
+ */
 export const OPERATOR_SCOPES: ApiKeyScope[] = [
   'governance:read',
   'governance:write',
   'ledger:read',
   'registry:admin',
+  'platform:admin',
 ];
 
 /**
