@@ -24,6 +24,11 @@ const EnvSchema = z.object({
   KEY_PEPPER: z.string().min(32, 'must be at least 32 characters').optional(),
   LEDGER_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   DEMO: z.enum(['0', '1']).optional(),
+  /**
+   * The platform operator's first key on an empty production ledger: read from this file when it
+   * holds one (provisioned as a secret), else generated and written there (0600) instead of printed.
+   */
+  OPERATOR_KEY_FILE: z.string().trim().min(1).optional(),
   PUBLIC_BASE_URL: z.url().optional(),
   SAM_API_KEY: z.string().min(1).optional(),
   SAM_API_BASE_URL: z.url().default('https://api.sam.gov'),

@@ -1,6 +1,7 @@
 /**
  * Composition root: configuration → stores and clients → createApp(deps) → listen. On an empty
- * ledger (and DEMO not 0) it seeds the demo dataset and prints a demo key.
+ * embedded ledger (and DEMO not 0) it seeds the demo dataset and prints a demo key once; on
+ * EventStoreDB it writes nothing fictitious, only the platform operator (src/demo/first-start.ts).
  */
 import { createServer } from 'node:http';
 import { ConfigError, loadConfig } from './config.js';
@@ -51,8 +52,11 @@ logger.info(
 if (!config.REDIS_URL)
   logger.info('REDIS_URL unset: rate limits and idempotency use in-process/SQLite stores (single node only)');
 
-const firstStart = await seedOnFirstStart(composed.deps, config.DEMO, logger);
-const { demo, operator } = firstStart;
+const firstStart = await seedOnFirstStart(composed.deps, config.DEMO, logger, {
+  embedded: !config.EVENTSTORE_URL,
+  operatorKeyFile: config.OPERATOR_KEY_FILE,
+});
+const { demo, operator, demoKeyFile, operatorKeyFileWritten } = firstStart;
 // The chain verifier already runs in the background (compose); readiness does not wait for a full
 // pass (SPEC §10), which on a million-event ledger takes seconds. /readyz and /api/ledger/verify
 // report its watermark as it advances.
@@ -76,13 +80,19 @@ server.listen(config.PORT, config.HOST, () => {
             `  signing secret: ${demo.signing_secret}`,
             `  try: curl -s -X POST '${publicBaseUrl}/api/lender-credit?action=usage' -H 'x-plumbline-api-key: ${demo.key}'`,
           ]
+        : demoKeyFile
+          ? [`Demo ledger: the demo and operator keys are in ${demoKeyFile} (mode 0600).`]
+          : []),
+      ...(operatorKeyFileWritten
+        ? [`Platform operator key written to ${operatorKeyFileWritten} (mode 0600); it is not printed.`]
         : []),
       ...(operator
         ? [
             `Platform operator key (${operator.org_name}, scopes ${operator.scopes.join(' ')}) — shown once, store it now:`,
             `  ${operator.key}`,
             `  signing secret: ${operator.signing_secret}`,
-            `  it alone may import SAM extracts (POST /api/registry/import) and furnish entity-level facts`,
+            `  it alone may import SAM extracts (POST /api/registry/import), furnish entity-level facts`,
+            `  and manage orgs and keys (POST /api/admin/orgs, /api/admin/keys; docs/production.md)`,
           ]
         : []),
       '',

@@ -59,3 +59,22 @@ export async function bootstrapPlatformOperator(
   );
   return committed.result;
 }
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * A byte source that makes `generateApiKey` mint exactly `key` (its random part is one base62
+ * character per byte below 248): how an operator key provisioned in OPERATOR_KEY_FILE is issued
+ * through the same decider as a generated one. The signing-secret bytes it asks for after are unused.
+ */
+export function randomBytesReproducing(key: string): RandomBytes {
+  const random = key.slice('pl_live_'.length, 'pl_live_'.length + 30);
+  let first = true;
+  return (size) => {
+    if (first && size === random.length) {
+      first = false;
+      return new Uint8Array([...random].map((c) => BASE62.indexOf(c)));
+    }
+    return new Uint8Array(size);
+  };
+}
