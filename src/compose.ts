@@ -36,6 +36,8 @@ export interface ComposeOptions {
   logger: Logger;
   redisUrl?: string | undefined;
   eventStoreUrl?: string | undefined;
+  /** EVENTSTORE_MAX_APPEND_SIZE: the server's MaxAppendSize (default 1 MiB). */
+  eventStoreMaxAppendBytes?: number | undefined;
   onStoreError?: RateLimitOnStoreError;
   publicBaseUrl: string;
   keyPepper?: string | undefined;
@@ -88,10 +90,14 @@ export interface OpenedEventStore {
 export async function openEventStore(opts: {
   dataDir: string;
   eventStoreUrl?: string | undefined;
+  /** EVENTSTORE_MAX_APPEND_SIZE: the server's MaxAppendSize (default 1 MiB). */
+  eventStoreMaxAppendBytes?: number | undefined;
 }): Promise<OpenedEventStore> {
   if (opts.eventStoreUrl) {
     const { EsdbEventStore } = await import('./platform/event-store/esdb.js');
-    const store = EsdbEventStore.connect(opts.eventStoreUrl);
+    const store = EsdbEventStore.connect(opts.eventStoreUrl, {
+      ...(opts.eventStoreMaxAppendBytes ? { maxAppendBytes: opts.eventStoreMaxAppendBytes } : {}),
+    });
     const snapshots = new SqliteSnapshotStore(join(opts.dataDir, 'read-models.db'));
     const tiles = openTileStorage(opts.dataDir, null);
     return {

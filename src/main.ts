@@ -31,6 +31,7 @@ const composed = await compose({
   logger,
   redisUrl: config.REDIS_URL,
   eventStoreUrl: config.EVENTSTORE_URL,
+  eventStoreMaxAppendBytes: config.EVENTSTORE_MAX_APPEND_SIZE,
   onStoreError: config.RATE_LIMIT_ON_STORE_ERROR,
   publicBaseUrl,
   keyPepper: config.KEY_PEPPER,

@@ -62,7 +62,11 @@ export function ledgerPath(cfg: Config): string {
 
 /** Opens the configured ledger (EVENTSTORE_URL, else DATA_DIR/ledger.db) and the files beside it. */
 export function openLedger(cfg: Config): Promise<OpenedEventStore> {
-  return openEventStore({ dataDir: cfg.DATA_DIR, eventStoreUrl: cfg.EVENTSTORE_URL });
+  return openEventStore({
+    dataDir: cfg.DATA_DIR,
+    eventStoreUrl: cfg.EVENTSTORE_URL,
+    eventStoreMaxAppendBytes: cfg.EVENTSTORE_MAX_APPEND_SIZE,
+  });
 }
 
 /** Where the ledger lives, for messages: the EventStoreDB URL or the SQLite file. */
