@@ -7,13 +7,13 @@
  * other envelope fields; nothing is stored that the envelope does not carry. The client appends
  * through BatchAppend (every server since 21.10 lists it in its server-features answer).
  *
- * The head is the stream's last event (one backwards read of one event). An append at the head
- * this handle knows, whose ids are all fresh UUIDv7s (`newEventId`: random, so nobody else can
- * hold them), is written straight away: no scan, no read-back. ESDB alone does not give the port's
- * "unique id" rule for ids that can repeat — UUIDv5 ids derived from an Idempotency-Key or a demo
- * seed, which another node may seal at the same time with other content — nor a secondary index
- * for readStream. For those (and for an append at a head this handle has not seen) the adapter
- * keeps an index of the ledger (id → seq, envelope stream → seqs, head), filled by reading the
+ * The head is the stream's last event (one backwards read of one event). An append whose ids are
+ * all fresh UUIDv7s (`newEventId`: random, so nobody else can hold them) is written straight away
+ * at the head this handle last wrote or read (re-read once when the caller names another): no
+ * scan, no read-back. ESDB alone does not give the port's "unique id" rule for ids that can repeat
+ * — UUIDv5 ids derived from an Idempotency-Key or a demo seed, which another node may seal at the
+ * same time with other content — nor a secondary index for readStream. For those (and for a
+ * re-append of events below the head) the adapter keeps an index of the ledger (id → seq, envelope stream → seqs, head), filled by reading the
  * stream once and then incrementally, and checks ids against it before writing; after writing
  * such ids it reads back the last one, because ESDB acknowledges a repeat of ids already at the
  * named positions exactly like a fresh write. The index holds about 150 bytes per event. It stays
@@ -340,15 +340,14 @@ export class EsdbEventStore implements EventStore {
     }
     const chunks = chunksBelow(events, this.#maxAppendBytes);
     this.#tail ??= await this.#readHead();
-    const fresh = events.every((e) => FRESH_ID.test(e.id));
-    if (fresh && this.#tail.seq === expectedHead) {
-      assertLinks(events, this.#tail);
-      try {
-        return await this.#writeChunks(chunks, expectedHead, false);
-      } catch (error) {
-        if (!(error instanceof AppendConflict) || error.expectedHead !== expectedHead) throw error;
-        // The store moved on without this handle: the checked path below tells a race from a repeat.
-        await this.#syncIndex();
+    if (events.every((e) => FRESH_ID.test(e.id))) {
+      // Another node may have moved the head since this handle last wrote: one read tells.
+      if (this.#tail.seq !== expectedHead) this.#tail = await this.#readHead();
+      if (this.#tail.seq === expectedHead) {
+        assertLinks(events, this.#tail);
+        // A WrongExpectedVersion here is a race, never a repeat: nobody else holds fresh ids, and
+        // ESDB acknowledges a repeat of these very events at their positions as a success.
+        return this.#writeChunks(chunks, expectedHead, false);
       }
     }
     return this.#appendChecked(events, expectedHead);
