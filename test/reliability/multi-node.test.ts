@@ -124,14 +124,15 @@ describe('several service nodes on one EventStoreDB and one Redis', function () 
     for (const i of [0, 1, 2])
       await until(async () => (await call(i, 'GET', '/api/entities?limit=1', worker)).status === 200);
 
-    // Traffic runs ~10 s, and on for 3 s after the killed node is back (30 s at most).
+    // Traffic runs 10 s, and on for 3 s after the killed node is back (about 15 s in all here;
+    // a hard stop at 60 s only guards against a node that never comes back).
     const started = Date.now();
     const stop = { at: started + 10_000 };
     let restartedAt = Number.MAX_SAFE_INTEGER;
     const appended: Array<Answer & { node: number; at: number }> = [];
     const scores: Answer[] = [];
     const running = () =>
-      (Date.now() < stop.at || restartedAt === Number.MAX_SAFE_INTEGER) && Date.now() < started + 30_000;
+      (Date.now() < stop.at || restartedAt === Number.MAX_SAFE_INTEGER) && Date.now() < started + 60_000;
     const appends = async (lane: number) => {
       for (let n = 0; running(); n += 1) {
         const node = (lane + n) % 3;
@@ -181,7 +182,7 @@ describe('several service nodes on one EventStoreDB and one Redis', function () 
       await sleep(1500);
       nodes[2] = await startNode(2, victim.port);
       restartedAt = Date.now();
-      stop.at = Math.min(Math.max(stop.at, restartedAt + 3000), started + 30_000);
+      stop.at = Math.max(stop.at, restartedAt + 3000);
     };
     const [, , , pairAnswers, quotaAnswers] = await Promise.all([
       appends(0),
@@ -208,8 +209,10 @@ describe('several service nodes on one EventStoreDB and one Redis', function () 
     expect(okAppends).to.be.greaterThan(20);
     expect(scores.filter((a) => a.status === 200).length).to.be.greaterThan(0);
     // The restarted node took traffic again before the end.
+    const afterRestart = appended.filter((a) => a.node === 2 && a.at > restartedAt);
     expect(
-      appended.filter((a) => a.node === 2 && a.at > restartedAt && a.status === 201).length,
+      afterRestart.filter((a) => a.status === 201).length,
+      `restarted ${restartedAt - started} ms in: ${afterRestart.map((a) => a.status).join(',')}`,
     ).to.be.greaterThan(0);
 
     // 2. Each idempotent request appended once, and both nodes' answers name the same entity.
