@@ -124,3 +124,52 @@ describe('operations CLIs on EventStoreDB (stand-in process)', function () {
     expect(existsSync(join(dataDir, 'ledger.db'))).to.equal(false);
   });
 });
+
+describe('import-sam on an EventStoreDB with a small maximum append size (stand-in process)', function () {
+  this.timeout(120_000);
+  const LIMIT = 4096;
+  let standin: StandinProcess;
+  let dataDir: string;
+  before(async () => {
+    standin = await startStandinProcess(['--max-append-size', String(LIMIT)]);
+    dataDir = mkdtempSync(join(tmpdir(), 'plumbline-cli-esdb-limit-'));
+  });
+  after(async () => {
+    await standin.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const extract = join(REPO_ROOT, 'test/fixtures/sam/SAM_Exclusions_Public_Extract_24100.zip');
+  const importWith = (limit?: number): CliRun =>
+    runScript('import-sam.ts', [extract, '--json'], {
+      EVENTSTORE_URL: standin.url,
+      DATA_DIR: dataDir,
+      KEY_PEPPER: PEPPER,
+      LEDGER_SIGNING_KEY: SIGNING,
+      ...(limit ? { EVENTSTORE_MAX_APPEND_SIZE: String(limit) } : {}),
+    });
+
+  it('fails with the server refusing the append as too large when the adapter assumes the default limit', async () => {
+    const run = importWith();
+    expect(run.status).to.not.equal(0);
+    expect(run.stderr).to.match(/maximum append size of 4096 bytes/);
+    const store = EsdbEventStore.connect(standin.url);
+    try {
+      expect((await store.head()).seq).to.equal(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('imports in chunks below the limit once EVENTSTORE_MAX_APPEND_SIZE names it, into a chain that verifies', async () => {
+    const out = json<{ ok: boolean }>(importWith(LIMIT));
+    expect(out.ok).to.equal(true);
+    const store = EsdbEventStore.connect(standin.url);
+    try {
+      const verified = await verifyStore(store);
+      expect(verified.ok).to.equal(true);
+      expect(verified.checked).to.be.greaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
