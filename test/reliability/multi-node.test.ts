@@ -241,25 +241,35 @@ describe('several service nodes on one EventStoreDB and one Redis', function () 
     });
     try {
       const expected = async (path: string, key: string) =>
-        (await request(replay.app).get(path).set('Authorization', `Bearer ${key}`)).body as unknown;
+        (await request(replay.app).get(path).set('Authorization', `Bearer ${key}`)).body as Record<
+          string,
+          unknown
+        >;
+      /** Every entity, page by page (500 a page), as one list. */
+      const everyEntity = async (get: (path: string) => Promise<Record<string, unknown>>) => {
+        const all: unknown[] = [];
+        let cursor: string | null = null;
+        do {
+          const page = await get(
+            `/api/entities?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          );
+          all.push(...(page.data as unknown[]));
+          cursor = typeof page.next_cursor === 'string' ? page.next_cursor : null;
+        } while (cursor);
+        return all;
+      };
       const want = {
-        entities: await expected('/api/entities?limit=500', worker),
+        entities: await everyEntity((path) => expected(path, worker)),
         keys: await expected('/api/admin/keys', operatorKey),
         orgs: await expected('/api/admin/orgs', operatorKey),
       };
-      expect((want.entities as { data: unknown[] }).data.length).to.equal(
+      expect(want.entities.length).to.equal(
         new Set(registered.map((e) => (e.data as { entity_id?: string }).entity_id)).size,
       );
       for (const i of [0, 1, 2]) {
-        await until(
-          async () =>
-            JSON.stringify((await call(i, 'GET', '/api/entities?limit=500', worker)).body) ===
-            JSON.stringify(want.entities),
-        );
-        expect(
-          (await call(i, 'GET', '/api/entities?limit=500', worker)).body,
-          `node ${i} entities`,
-        ).to.deep.equal(want.entities);
+        const nodeEntities = () => everyEntity(async (path) => (await call(i, 'GET', path, worker)).body);
+        await until(async () => JSON.stringify(await nodeEntities()) === JSON.stringify(want.entities));
+        expect(await nodeEntities(), `node ${i} entities`).to.deep.equal(want.entities);
         expect((await call(i, 'GET', '/api/admin/keys', operatorKey)).body, `node ${i} keys`).to.deep.equal(
           want.keys,
         );
