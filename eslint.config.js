@@ -8,6 +8,7 @@ export default tseslint.config(
     ignores: [
       'node_modules/**',
       'data/**',
+      'dist/**',
       'static/sdk/**',
       'eslint.config.js',
       // Compiled by test/sdk/types.test.ts against the built SDK declarations, outside the root tsconfig.

@@ -1,6 +1,6 @@
 /**
  * `npm run import-sam -- <file>` — imports a SAM.gov exclusions CSV or entity V2 extract (plain or
- * zipped) into the ledger of DATA_DIR, with a progress bar on stderr and a summary on stdout.
+ * zipped) into the configured ledger (EVENTSTORE_URL, else DATA_DIR), with a progress bar on stderr and a summary on stdout.
  * Exit 0 imported (rejected rows are listed), 1 file rejected, 2 usage or configuration error.
  */
 import { statSync } from 'node:fs';
@@ -8,16 +8,15 @@ import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { registryProjection } from '../projections/registry.js';
 import { systemClock } from '../src/platform/clock.js';
-import { SqliteEventStore, SqliteSnapshotStore } from '../src/platform/event-store/sqlite.js';
 import { Ledger } from '../src/platform/ledger/ledger.js';
 import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { importSamFile, type ImportProgress, type ImportSummary } from '../src/registry/index.js';
-import { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, ledgerPath, parseCli, rate } from './lib/cli.js';
+import { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, openLedger, parseCli, rate } from './lib/cli.js';
 
 const USAGE = `
 Usage: npm run import-sam -- <file> [--json]
 
-Imports a SAM.gov extract into the ledger in DATA_DIR (default ./data): the exclusions public
+Imports a SAM.gov extract into the ledger (EVENTSTORE_URL, else DATA_DIR, default ./data): the exclusions public
 extract (CSV) or the entity public extract V2 (.dat), plain or zipped. One event per new or
 changed record; importing the same file again records nothing.
   --json   print the summary as JSON on stdout
@@ -92,13 +91,9 @@ try {
   usageError(`no such file: ${file}`);
 }
 const cfg = config();
-const store = SqliteEventStore.open(ledgerPath(cfg));
-const runtime = new ProjectionRuntime(
-  store,
-  [registryProjection],
-  new SqliteSnapshotStore(store),
-  systemClock,
-);
+const opened = await openLedger(cfg);
+const { store } = opened;
+const runtime = new ProjectionRuntime(store, [registryProjection], opened.snapshots, systemClock);
 await runtime.start();
 const ledger = await Ledger.open(store, systemClock, {
   onAppended: (events) => runtime.apply(events),
@@ -115,7 +110,7 @@ const result = await importSamFile(file, {
 const seconds = (performance.now() - started) / 1000;
 bar.stop();
 await runtime.stop();
-await store.close();
+await opened.close();
 
 if (!result.ok) {
   const { file: name, line, reason } = result.rejection;

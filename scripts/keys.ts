@@ -1,8 +1,8 @@
 /**
- * `npm run keys -- create|revoke|list` — API key administration against the ledger in DATA_DIR.
+ * `npm run keys -- create|revoke|list` — API key administration against the configured ledger
+ * (EVENTSTORE_URL, else the embedded one in DATA_DIR).
  * The key and its signing secret are printed once, at creation; the ledger keeps only the digest.
  */
-import { join } from 'node:path';
 import { keys as keysProjection } from '../projections/keys.js';
 import { allProjections } from '../projections/index.js';
 import { issueKey, revokeKey } from '../src/orgs/issue.js';
@@ -10,11 +10,10 @@ import { KeyIssueRefused, PLATFORM_OPERATOR_ORG } from '../src/orgs/keys.js';
 import { OPERATOR_SCOPES } from '../src/orgs/operator.js';
 import { systemClock } from '../src/platform/clock.js';
 import { isApiKeyScope, type ApiKeyScope } from '../src/platform/crypto/api-key.js';
-import { SqliteEventStore, SqliteSnapshotStore } from '../src/platform/event-store/sqlite.js';
 import { Ledger } from '../src/platform/ledger/ledger.js';
 import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { loadOrCreateSecrets } from '../src/platform/secrets.js';
-import { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseCli } from './lib/cli.js';
+import { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, openLedger, parseCli } from './lib/cli.js';
 
 const USAGE = `
 Usage:
@@ -23,11 +22,13 @@ Usage:
   npm run keys -- revoke <key_id> [--reason <text>] [--json]
   npm run keys -- list [--json]
 
-Scopes: credit:read, governance:write, governance:read, ledger:read, admin (a tenant org's own),
-registry:admin (the platform operator's only: SAM imports, entity-level facts).
+Scopes: credit:read, governance:write, governance:read, ledger:read, tlog:read, draws:approve,
+admin (a tenant org's own), and the platform operator's only: registry:admin (SAM imports,
+entity-level facts) and platform:admin (orgs and keys over HTTP, /api/admin/*).
 create registers the organization if it is new and prints the key and its signing secret ONCE.
 --operator issues to the platform operator's org (created if the ledger has none yet); its
-default scopes are ${OPERATOR_SCOPES.join(',')}. registry:admin cannot be granted to a tenant.
+default scopes are ${OPERATOR_SCOPES.join(',')}. Platform scopes cannot be granted to a tenant.
+Over HTTP the same is POST /api/admin/orgs, /api/admin/keys (platform:admin) and /api/keys (admin).
 Exit codes: 0 done, 1 refused (unknown or already revoked key), 2 usage or configuration error.
 `;
 
@@ -48,10 +49,14 @@ if (command !== 'create' && command !== 'revoke' && command !== 'list')
   usage('give one of: create, revoke, list');
 
 const cfg = config();
-const store = SqliteEventStore.open(join(cfg.DATA_DIR, 'ledger.db'));
-const runtime = new ProjectionRuntime(store, allProjections(), new SqliteSnapshotStore(store), systemClock);
+const opened = await openLedger(cfg);
+const { store } = opened;
+const runtime = new ProjectionRuntime(store, allProjections(), opened.snapshots, systemClock);
 await runtime.start();
-const ledger = await Ledger.open(store, systemClock, { onAppended: (events) => runtime.apply(events) });
+const ledger = await Ledger.open(store, systemClock, {
+  onAppended: (events) => runtime.apply(events),
+  onConflict: () => runtime.catchUp(),
+});
 const secrets = loadOrCreateSecrets(cfg.DATA_DIR, {
   KEY_PEPPER: cfg.KEY_PEPPER,
   LEDGER_SIGNING_KEY: cfg.LEDGER_SIGNING_KEY,
@@ -91,7 +96,7 @@ if (command === 'create') {
   ).catch(async (error: unknown) => {
     if (!(error instanceof KeyIssueRefused)) throw error;
     await runtime.stop();
-    await store.close();
+    await opened.close();
     return usage(`refused: ${error.message}`);
   });
   out(
@@ -137,5 +142,5 @@ if (command === 'create') {
   );
 }
 await runtime.stop();
-await store.close();
+await opened.close();
 process.exit(exit);

@@ -1,17 +1,17 @@
 /**
  * `npm run ledger:generate -- --events N` — appends N synthetic, deterministic events to the ledger
- * in DATA_DIR through the real Ledger (sealed, hashed, durable), for sizing verify and rebuild.
+ * in the configured ledger (EVENTSTORE_URL, else DATA_DIR) through the real Ledger (sealed, hashed, durable), for sizing verify and rebuild.
  */
 import { ManualClock } from '../src/platform/clock.js';
 import { derivedEventId } from '../src/platform/ids.js';
 import { Ledger, type EventInput } from '../src/platform/ledger/index.js';
-import { config, EXIT_OK, EXIT_USAGE, openLedgerStore, parseCli, progressBar, rate } from './lib/cli.js';
+import { config, EXIT_OK, EXIT_USAGE, openLedger, parseCli, progressBar, rate } from './lib/cli.js';
 
 const USAGE = `
 Usage: npm run ledger:generate -- --events N [--batch B] [--seed S] [--json]
 
-Appends N deterministic synthetic events (B per atomic append, default 1000) to the ledger in
-DATA_DIR (default ./data). The same seed on an empty ledger gives the same hashes.
+Appends N deterministic synthetic events (B per append, default 1000) to the ledger (EVENTSTORE_URL,
+else DATA_DIR, default ./data). The same seed on an empty ledger gives the same hashes.
 Exit codes: 0 done, 2 usage or configuration error.
 `;
 
@@ -28,7 +28,8 @@ if (!Number.isInteger(total) || total < 1 || !Number.isInteger(batch) || batch <
 }
 const seed = String(cli.values.seed);
 const cfg = config();
-const store = openLedgerStore(cfg);
+const opened = await openLedger(cfg);
+const { store } = opened;
 const clock = new ManualClock('2025-01-01T00:00:00Z');
 const ledger = await Ledger.open(store, clock);
 const start = ledger.head.seq;
@@ -63,7 +64,7 @@ for (let done = 0; done < total;) {
 }
 const ms = performance.now() - started;
 bar.stop();
-await store.close();
+await opened.close();
 const summary = {
   ok: true,
   appended: total,

@@ -30,21 +30,19 @@ function threadsAsked(): number {
 const asked = threadsAsked();
 const workers = VerifyWorkers.boot(Number.isInteger(asked) ? asked - 1 : 0);
 
-const { SqliteEventStore } = await import('../src/platform/event-store/sqlite.js');
 const { verifyStore } = await import('../src/platform/ledger/verify-store.js');
-const { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, ledgerPath, parseCli, progressBar, rate } =
+const { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, openLedger, parseCli, progressBar, rate } =
   await import('./lib/cli.js');
 const { verifyInParallel } = await import('./lib/parallel-verify.js');
 const { mapForReading } = await import('./lib/verify-chunks.js');
 const { checkpointsToCheck, checkpointOfNote } = await import('./lib/tlog-cli.js');
-const { SqliteTileStorage } = await import('../src/platform/tlog/sqlite-tiles.js');
 const { verifyTree } = await import('../src/platform/tlog/verify-tree.js');
 
 const USAGE = `
 Usage: npm run ledger:verify -- [--json] [--workers N] [--checkpoint <file> [--key <verifier key>]]
 
-Verifies every event of the ledger in DATA_DIR (default ./data): content hashes over the stored
-canonical bytes, link hashes, prev_hash links and seq continuity, and that the head is not below
+Verifies every event of the ledger (EVENTSTORE_URL, else DATA_DIR, default ./data): content hashes
+over the stored canonical bytes (EventStoreDB keeps no raw bytes: rebuilt from the stored fields), link hashes, prev_hash links and seq continuity, and that the head is not below
 a projection snapshot's checkpoint (truncation). Stops at the first bad seq. Then the transparency
 log: the stored Merkle tiles must be the tree of the ledger's events, and the last checkpoint the
 service signed, and any saved one, must have the root of that tree at its size (a checkpoint
@@ -67,30 +65,33 @@ if (!Number.isInteger(asked) || asked < 1) {
   process.exit(EXIT_USAGE);
 }
 const cfg = config();
-const path = ledgerPath(cfg);
 const checkpoints = checkpointsToCheck(cfg, cli.values.checkpoint, cli.values.key, USAGE);
-const store = SqliteEventStore.open(path);
-mapForReading(store);
+const opened = await openLedger(cfg);
+const { store, sqlite, snapshots, tiles } = opened;
+// The threaded walk reads the SQLite file itself; EventStoreDB is read through the port, page by page.
+if (sqlite) mapForReading(sqlite);
 const bar = progressBar('verify', !cli.json);
 const head = await store.head();
-const parallel = workers.size > 0 && (cli.values.workers !== undefined || head.seq >= PARALLEL_FROM);
+const parallel =
+  sqlite !== null && workers.size > 0 && (cli.values.workers !== undefined || head.seq >= PARALLEL_FROM);
 if (!parallel) workers.release();
 bar.start(head.seq);
 const started = performance.now();
-const verified = parallel
-  ? await verifyInParallel(store, head.seq, workers, {
-      stopAtFirstIssue: true,
-      onProgress: (n) => bar.update(n),
-    })
-  : await verifyStore(store, { stopAtFirstIssue: true, onProgress: (p) => bar.update(p.checked) });
+const verified =
+  parallel && sqlite
+    ? await verifyInParallel(sqlite, head.seq, workers, {
+        stopAtFirstIssue: true,
+        onProgress: (n) => bar.update(n),
+      })
+    : await verifyStore(store, { stopAtFirstIssue: true, onProgress: (p) => bar.update(p.checked) });
 bar.stop();
-const tiles = new SqliteTileStorage(store.database);
-const tree = await verifyTree(store, tiles, [...checkpoints, ...storedCheckpoint()]);
+const signed = storedCheckpoint();
+const tree = await verifyTree(store, tiles, [...checkpoints, ...signed]);
 const ms = performance.now() - started;
+const snapshotCheckpoint = snapshots.maxCheckpoint();
 const result = { ...verified, issues: [...verified.issues, ...truncation(head.seq), ...tree.issues] };
 result.ok = result.issues.length === 0;
-tiles.close();
-await store.close();
+await opened.close();
 
 /** The last checkpoint the service signed (kept beside the tiles). */
 function storedCheckpoint() {
@@ -101,12 +102,7 @@ function storedCheckpoint() {
 
 /** The chain ends below a snapshot checkpoint: the events after the head were removed. */
 function truncation(headSeq: number): VerifyIssue[] {
-  const row = store.database
-    .prepare<[], { checkpoint: number | null }>(
-      'SELECT MAX(checkpoint) AS checkpoint FROM projection_snapshots',
-    )
-    .get();
-  const checkpoint = row?.checkpoint ?? 0;
+  const checkpoint = snapshotCheckpoint;
   if (checkpoint <= headSeq) return [];
   return [
     {
@@ -139,7 +135,7 @@ if (cli.json) {
   );
 } else {
   process.stdout.write(
-    `OK: ${result.checked.toLocaleString('en-US')} events verified through seq ${result.verified_through} in ${summary.seconds}s (${summary.events_per_second.toLocaleString('en-US')} events/s); Merkle tree of size ${tree.size}, root ${summary.tree.root}, matches its tiles and ${checkpoints.length + storedCheckpoint().length} signed checkpoint(s)\n`,
+    `OK: ${result.checked.toLocaleString('en-US')} events verified through seq ${result.verified_through} in ${summary.seconds}s (${summary.events_per_second.toLocaleString('en-US')} events/s); Merkle tree of size ${tree.size}, root ${summary.tree.root}, matches its tiles and ${checkpoints.length + signed.length} signed checkpoint(s)\n`,
   );
 }
 process.exit(result.ok ? EXIT_OK : EXIT_FAILED);

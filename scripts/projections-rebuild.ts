@@ -2,18 +2,16 @@
  * `npm run projections:rebuild` — drops every read model and its snapshot and replays the ledger
  * from seq 1, with a progress bar (events/s, ETA). Exit 0 done, 2 usage/configuration error.
  */
-import { SqliteSnapshotStore, SqliteEventStore } from '../src/platform/event-store/sqlite.js';
 import { systemClock } from '../src/platform/clock.js';
 import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { allProjections } from '../projections/index.js';
-import { config, EXIT_OK, ledgerPath, parseCli, progressBar, rate } from './lib/cli.js';
-import { SqliteTileStorage } from '../src/platform/tlog/sqlite-tiles.js';
+import { config, EXIT_OK, openLedger, parseCli, progressBar, rate } from './lib/cli.js';
 import { catchUpTree, TileTree } from '../src/platform/tlog/tree.js';
 
 const USAGE = `
 Usage: npm run projections:rebuild -- [--json]
 
-Replays the ledger in DATA_DIR (default ./data) from seq 1 into every projection and saves fresh
+Replays the ledger (EVENTSTORE_URL, else DATA_DIR, default ./data) from seq 1 into every projection and saves fresh
 snapshots beside the ledger, and rebuilds the transparency log's Merkle tiles from the ledger (the
 signed checkpoints are kept: the rebuilt tree must still have their roots, which ledger:verify checks).
   --json   print the result as JSON on stdout
@@ -22,8 +20,8 @@ Exit codes: 0 rebuilt, 2 usage or configuration error.
 
 const cli = parseCli(USAGE, {});
 const cfg = config();
-const store = SqliteEventStore.open(ledgerPath(cfg));
-const snapshots = new SqliteSnapshotStore(store);
+const opened = await openLedger(cfg);
+const { store, snapshots, tiles } = opened;
 const runtime = new ProjectionRuntime(store, allProjections(), snapshots, systemClock, { snapshotEvery: 0 });
 const head = await store.head();
 const bar = progressBar('rebuild', !cli.json);
@@ -31,13 +29,11 @@ bar.start(head.seq);
 const started = performance.now();
 await runtime.rebuild((p) => bar.update(p.position));
 bar.stop();
-const tiles = new SqliteTileStorage(store.database);
 const tree = new TileTree(tiles);
 tree.reset();
 await catchUpTree(tree, store);
 const ms = performance.now() - started;
-tiles.close();
-await store.close();
+await opened.close();
 const summary = {
   ok: true,
   projections: runtime.names(),

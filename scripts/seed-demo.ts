@@ -65,6 +65,7 @@ const composed = await compose({
   clock,
   logger: createLogger(cfg.LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
   eventStoreUrl: cfg.EVENTSTORE_URL,
+  eventStoreMaxAppendBytes: cfg.EVENTSTORE_MAX_APPEND_SIZE,
   publicBaseUrl: cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`,
   keyPepper: cfg.KEY_PEPPER,
   signingKey: cfg.LEDGER_SIGNING_KEY,

@@ -35,6 +35,7 @@ import { mountRails } from './rails/routes.js';
 import { usageAction, mountLenderApi } from './lender-api/routes.js';
 import type { LenderAction } from './lender-api/actions.js';
 import { keyResolver, signingSecretFor } from './orgs/keys.js';
+import { mountKeyAdmin } from './orgs/routes.js';
 import type { Clock } from './platform/clock.js';
 import type { BackgroundVerifier } from './platform/ledger/background-verifier.js';
 import type { Ledger } from './platform/ledger/ledger.js';
@@ -188,6 +189,7 @@ export function createApp(deps: AppDeps): Express {
   outbox.start();
   mountPayments(service, credit, () => outbox.kick());
   mountAuditVerify(service);
+  mountKeyAdmin(service, deps.secrets);
 
   mountDeveloperResources(service);
   mountPages(service);

@@ -14,7 +14,7 @@ import { KeyValueIdempotencyStore } from './platform/http/idempotency.js';
 import { BackgroundVerifier } from './platform/ledger/background-verifier.js';
 import { Ledger } from './platform/ledger/ledger.js';
 import type { Logger } from './platform/log.js';
-import { ProjectionRuntime, type SnapshotStore } from './platform/projections/runtime.js';
+import { ProjectionRuntime } from './platform/projections/runtime.js';
 import {
   MemoryRateLimitStore,
   RateLimiter,
@@ -36,6 +36,8 @@ export interface ComposeOptions {
   logger: Logger;
   redisUrl?: string | undefined;
   eventStoreUrl?: string | undefined;
+  /** EVENTSTORE_MAX_APPEND_SIZE: the server's MaxAppendSize (default 1 MiB). */
+  eventStoreMaxAppendBytes?: number | undefined;
   onStoreError?: RateLimitOnStoreError;
   publicBaseUrl: string;
   keyPepper?: string | undefined;
@@ -53,6 +55,12 @@ export interface ComposeOptions {
   tlogPublishEveryMs?: number;
   /** Clear a recorded integrity failure at start (LEDGER_INTEGRITY_OVERRIDE=1). */
   integrityOverride?: boolean;
+  /**
+   * EventStoreDB mode: the read models (and so key lookups) catch up with the store's head at
+   * least this often (ms, default 1000), beside the live subscription — the bound on how long a
+   * key revoked on another node is still accepted here, even when the subscription stalls.
+   */
+  freshnessMs?: number;
 }
 
 export interface Composed {
@@ -62,16 +70,34 @@ export interface Composed {
   close(): Promise<void>;
 }
 
-async function openStore(opts: ComposeOptions): Promise<{
+/** The ledger store a process opens, with the files that live beside it. */
+export interface OpenedEventStore {
   store: EventStore;
-  snapshots: SnapshotStore;
+  /** Read-model snapshots: in the ledger file (SQLite), or DATA_DIR/read-models.db (EventStoreDB). */
+  snapshots: SqliteSnapshotStore;
+  /** The embedded store, when that is what was opened (for SQLite-only tools such as mmap'd verify). */
   sqlite: SqliteEventStore | null;
-  tiles: TileStorage;
-  closeSnapshots: () => void;
-}> {
+  /** The transparency log's tiles: in the ledger file, or DATA_DIR/tlog.db (EventStoreDB). */
+  tiles: SqliteTileStorage;
+  close(): Promise<void>;
+}
+
+/**
+ * The one way every process opens the ledger: EventStoreDB when `eventStoreUrl` (EVENTSTORE_URL)
+ * is set, else the embedded SQLite file DATA_DIR/ledger.db. The service (compose) and every CLI
+ * (keys, import-sam, ledger:verify, projections:rebuild, ledger:generate, seed-demo) go through here.
+ */
+export async function openEventStore(opts: {
+  dataDir: string;
+  eventStoreUrl?: string | undefined;
+  /** EVENTSTORE_MAX_APPEND_SIZE: the server's MaxAppendSize (default 1 MiB). */
+  eventStoreMaxAppendBytes?: number | undefined;
+}): Promise<OpenedEventStore> {
   if (opts.eventStoreUrl) {
     const { EsdbEventStore } = await import('./platform/event-store/esdb.js');
-    const store = EsdbEventStore.connect(opts.eventStoreUrl);
+    const store = EsdbEventStore.connect(opts.eventStoreUrl, {
+      ...(opts.eventStoreMaxAppendBytes ? { maxAppendBytes: opts.eventStoreMaxAppendBytes } : {}),
+    });
     const snapshots = new SqliteSnapshotStore(join(opts.dataDir, 'read-models.db'));
     const tiles = openTileStorage(opts.dataDir, null);
     return {
@@ -79,9 +105,10 @@ async function openStore(opts: ComposeOptions): Promise<{
       snapshots,
       sqlite: null,
       tiles,
-      closeSnapshots: () => {
+      async close() {
         snapshots.close();
         tiles.close();
+        await store.close();
       },
     };
   }
@@ -91,12 +118,12 @@ async function openStore(opts: ComposeOptions): Promise<{
     snapshots: new SqliteSnapshotStore(sqlite),
     sqlite,
     tiles: openTileStorage(opts.dataDir, sqlite),
-    closeSnapshots: () => undefined,
+    close: () => sqlite.close(),
   };
 }
 
 /** The tree's tiles: a table in the ledger file, or (EventStoreDB) a file of their own. */
-export function openTileStorage(dataDir: string, sqlite: SqliteEventStore | null): TileStorage {
+export function openTileStorage(dataDir: string, sqlite: SqliteEventStore | null): SqliteTileStorage {
   return new SqliteTileStorage(sqlite ? sqlite.database : join(dataDir, 'tlog.db'));
 }
 
@@ -117,7 +144,8 @@ function recordedFailure(tiles: TileStorage, opts: ComposeOptions): VerifyIssue 
 }
 
 export async function compose(opts: ComposeOptions): Promise<Composed> {
-  const { store, snapshots, sqlite, tiles, closeSnapshots } = await openStore(opts);
+  const opened = await openEventStore(opts);
+  const { store, snapshots, sqlite, tiles } = opened;
   const runtime = new ProjectionRuntime(store, allProjections(), snapshots, opts.clock);
   await runtime.start();
   const secrets = loadOrCreateSecrets(opts.dataDir, {
@@ -147,6 +175,19 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     onConflict: () => runtime.catchUp(),
   });
   await runtime.follow();
+  // Revocation (or any fact) recorded by another node reaches this one through the live
+  // subscription within milliseconds; this sweep bounds it even when the subscription stalls.
+  const freshness =
+    opts.eventStoreUrl && (opts.freshnessMs ?? 1000) > 0
+      ? setInterval(() => {
+          runtime.catchUp().catch((error: unknown) => {
+            opts.logger.warn('read models could not catch up with the ledger store', {
+              error: (error as Error).message,
+            });
+          });
+        }, opts.freshnessMs ?? 1000)
+      : undefined;
+  freshness?.unref();
   const redis = opts.redisUrl
     ? RedisConnection.open(opts.redisUrl, {
         onError: (e) => opts.logger.debug('redis connection error', { error: e.message }),
@@ -233,12 +274,12 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     store,
     redis,
     async close() {
+      clearInterval(freshness);
       await verifier.stop();
       await tlog.stop();
       await runtime.stop();
       await redis?.close();
-      closeSnapshots();
-      await store.close();
+      await opened.close();
     },
   };
 }

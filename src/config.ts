@@ -20,11 +20,26 @@ const EnvSchema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
     EVENTSTORE_URL: optionalUrl(['esdb://', 'esdb+discover://']),
+    /**
+     * The EventStoreDB server's MaxAppendSize in bytes (its default, 1 MiB): appends larger than this
+     * are split into chunks below it (docs/production.md). Set it to the server's value.
+     */
+    EVENTSTORE_MAX_APPEND_SIZE: z.coerce
+      .number()
+      .int()
+      .min(4096)
+      .max(2 ** 31 - 1)
+      .default(1024 * 1024),
     REDIS_URL: optionalUrl(['redis://', 'rediss://']),
     RATE_LIMIT_ON_STORE_ERROR: z.enum(['closed', 'open']).default('closed'),
     KEY_PEPPER: z.string().min(32, 'must be at least 32 characters').optional(),
     LEDGER_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     DEMO: z.enum(['0', '1']).optional(),
+    /**
+     * The platform operator's first key on an empty production ledger: read from this file when it
+     * holds one (provisioned as a secret), else generated and written there (0600) instead of printed.
+     */
+    OPERATOR_KEY_FILE: z.string().trim().min(1).optional(),
     PUBLIC_BASE_URL: z.url().optional(),
     SAM_API_KEY: z.string().min(1).optional(),
     SAM_API_BASE_URL: z.url().default('https://api.sam.gov'),

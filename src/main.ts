@@ -1,9 +1,9 @@
 /**
  * Composition root: configuration → stores and clients → createApp(deps) → listen. On an empty
- * ledger (and DEMO not 0) it seeds the demo dataset and prints a demo key.
+ * embedded ledger (and DEMO not 0) it seeds the demo dataset and prints a demo key once; on
+ * EventStoreDB it writes nothing fictitious, only the platform operator (src/demo/first-start.ts).
  */
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { createApp, paymentOutboxOf, serviceOf } from './app.js';
 import { BehaviorEvaluator } from './lender-api/behavior-evaluator.js';
@@ -12,7 +12,6 @@ import { seedOnFirstStart } from './demo/first-start.js';
 import { systemClock } from './platform/clock.js';
 import { createLogger } from './platform/log.js';
 import { installProcessGuards } from './platform/http/process-guards.js';
-import { writeFileAtomically } from './platform/atomic-file.js';
 
 let config;
 try {
@@ -33,6 +32,7 @@ const composed = await compose({
   logger,
   redisUrl: config.REDIS_URL,
   eventStoreUrl: config.EVENTSTORE_URL,
+  eventStoreMaxAppendBytes: config.EVENTSTORE_MAX_APPEND_SIZE,
   onStoreError: config.RATE_LIMIT_ON_STORE_ERROR,
   publicBaseUrl,
   keyPepper: config.KEY_PEPPER,
@@ -56,18 +56,19 @@ if (!config.REDIS_URL)
 
 // One progress line while the demo seeds (a TTY redraws it; a log gets a line every 10 %).
 let lastTenth = -1;
-const firstStart = await seedOnFirstStart(composed.deps, config.DEMO, logger, (done, total) => {
-  const pct = total === 0 ? 100 : Math.floor((done * 100) / total);
-  if (process.stderr.isTTY)
-    process.stderr.write(`\rSeeding the demo dataset: ${pct}% (${done}/${total} steps)`);
-  else if (Math.floor(pct / 10) > lastTenth) process.stderr.write(`Seeding the demo dataset: ${pct}%\n`);
-  lastTenth = Math.floor(pct / 10);
-  if (done === total && process.stderr.isTTY) process.stderr.write('\n');
+const firstStart = await seedOnFirstStart(composed.deps, config.DEMO, logger, {
+  embedded: !config.EVENTSTORE_URL,
+  operatorKeyFile: config.OPERATOR_KEY_FILE,
+  onProgress: (done, total) => {
+    const pct = total === 0 ? 100 : Math.floor((done * 100) / total);
+    if (process.stderr.isTTY)
+      process.stderr.write(`\rSeeding the demo dataset: ${pct}% (${done}/${total} steps)`);
+    else if (Math.floor(pct / 10) > lastTenth) process.stderr.write(`Seeding the demo dataset: ${pct}%\n`);
+    lastTenth = Math.floor(pct / 10);
+    if (done === total && process.stderr.isTTY) process.stderr.write('\n');
+  },
 });
-const { demo, operator } = firstStart;
-// The demo key stays findable after a restart: DATA_DIR/demo-key.txt, readable by this user only.
-const demoKeyFile = join(config.DATA_DIR, 'demo-key.txt');
-if (demo) writeFileAtomically(demoKeyFile, `${demo.key}\n`);
+const { demo, operator, demoKeyFile, operatorKeyFileWritten } = firstStart;
 // The chain verifier already runs in the background (compose); readiness does not wait for a full
 // pass (SPEC §10), which on a million-event ledger takes seconds. /readyz and /api/ledger/verify
 // report its watermark as it advances.
@@ -105,13 +106,19 @@ server.listen(config.PORT, config.HOST, () => {
             `  signing secret: ${demo.signing_secret}`,
             `  try: curl -s -X POST '${publicBaseUrl}/api/lender-credit?action=usage' -H 'x-plumbline-api-key: ${demo.key}'`,
           ]
+        : demoKeyFile
+          ? [`Demo ledger: the demo and operator keys are in ${demoKeyFile} (mode 0600).`]
+          : []),
+      ...(operatorKeyFileWritten
+        ? [`Platform operator key written to ${operatorKeyFileWritten} (mode 0600); it is not printed.`]
         : []),
       ...(operator
         ? [
             `Platform operator key (${operator.org_name}, scopes ${operator.scopes.join(' ')}) — shown once, store it now:`,
             `  ${operator.key}`,
             `  signing secret: ${operator.signing_secret}`,
-            `  it alone may import SAM extracts (POST /api/registry/import) and furnish entity-level facts`,
+            `  it alone may import SAM extracts (POST /api/registry/import), furnish entity-level facts`,
+            `  and manage orgs and keys (POST /api/admin/orgs, /api/admin/keys; docs/production.md)`,
           ]
         : []),
       '',

@@ -1,13 +1,14 @@
 /**
  * Shared plumbing for the operations CLIs: argument parsing with --help/--json, a progress bar on
- * stderr (never mixed into --json output), and opening the configured ledger.
+ * stderr (never mixed into --json output), and opening the configured ledger: EventStoreDB when
+ * EVENTSTORE_URL is set, else the embedded SQLite file in DATA_DIR (the same `openEventStore` the
+ * service composes with).
  */
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import cliProgress from 'cli-progress';
 import { loadConfig, type Config } from '../../src/config.js';
-import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
-import type { EventStore } from '../../src/platform/event-store/port.js';
+import { openEventStore, type OpenedEventStore } from '../../src/compose.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -59,9 +60,18 @@ export function ledgerPath(cfg: Config): string {
   return join(cfg.DATA_DIR, 'ledger.db');
 }
 
-/** Opens the embedded ledger of DATA_DIR. */
-export function openLedgerStore(cfg: Config): EventStore & { close(): Promise<void> } {
-  return SqliteEventStore.open(ledgerPath(cfg));
+/** Opens the configured ledger (EVENTSTORE_URL, else DATA_DIR/ledger.db) and the files beside it. */
+export function openLedger(cfg: Config): Promise<OpenedEventStore> {
+  return openEventStore({
+    dataDir: cfg.DATA_DIR,
+    eventStoreUrl: cfg.EVENTSTORE_URL,
+    eventStoreMaxAppendBytes: cfg.EVENTSTORE_MAX_APPEND_SIZE,
+  });
+}
+
+/** Where the ledger lives, for messages: the EventStoreDB URL or the SQLite file. */
+export function ledgerLocation(cfg: Config): string {
+  return cfg.EVENTSTORE_URL ? `EventStoreDB ${cfg.EVENTSTORE_URL}` : ledgerPath(cfg);
 }
 
 /** A progress bar on stderr with events/s and ETA; silent when --json or stderr is not a TTY-less CI log. */

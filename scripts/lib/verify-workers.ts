@@ -56,7 +56,9 @@ export class VerifyWorkers {
   readonly #workers: VerifyWorker[];
 
   private constructor(count: number) {
-    const entry = new URL('./verify-worker.ts', import.meta.url).href;
+    // Beside this module: verify-worker.ts under tsx, verify-worker.js in the built dist/.
+    const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+    const entry = new URL(`./verify-worker.${ext}`, import.meta.url).href;
     this.#workers = Array.from({ length: count }, () => new VerifyWorker(entry));
   }
 

@@ -46,6 +46,11 @@ export interface RunOptions {
   /** Key material; default drawn from the seed (reproducible ledgers). First start passes a secure source. */
   randomBytes?: RandomBytes;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Complete an interrupted seed of the same plan and key source: every event id and request is
+   * derived from the seed, so what is stored answers as a duplicate and the rest is written.
+   */
+  resume?: boolean;
 }
 
 export interface DemoRun {
@@ -226,7 +231,7 @@ async function sendSteps(
 }
 
 export async function runDemo(deps: AppDeps, plan: DemoPlan, opts: RunOptions = {}): Promise<DemoRun> {
-  if (deps.ledger.head.seq > 0)
+  if (deps.ledger.head.seq > 0 && opts.resume !== true)
     throw new Error('refusing to seed the demo into a ledger that already has events');
   // Where the service runs on a manual clock (seed-demo, tests) the ledger's recorded_at follows
   // the timeline; on the system clock only the requests' own "now" does.

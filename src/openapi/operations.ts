@@ -41,6 +41,7 @@ import {
 import { RAIL_NAMES, RAIL_PATHS } from '../rails/rail.js';
 import { ImportRegistryFileBody, ImportSummarySchema, RegisterEntityBody } from '../registry/contract.js';
 import * as R from './responses.js';
+import { keyAdminOperations } from './key-admin.js';
 
 /** Who may call a route, and with which credential (SPEC §1). */
 export type Access = 'public' | 'lender' | 'pdf' | 'project' | 'ledger' | 'admin';
@@ -833,6 +834,7 @@ export function routeOperations(): OperationSpec[] {
     ...rails(),
     ...ledgerAndPlatform(),
     ...pageViews(),
+    ...keyAdminOperations(),
     ...developerResources(),
   ];
 }

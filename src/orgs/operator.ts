@@ -14,12 +14,16 @@ import type { ServerSecrets } from '../platform/secrets.js';
 import { decideIssuance } from './issue.js';
 import { PLATFORM_OPERATOR_ORG, type IssuedKey } from './keys.js';
 
-/** What the operator's keys hold: the registry, entity-level facts, and reads of what it furnished. */
+/**
+ * What the operator's keys hold: the registry, entity-level facts, reads of what it furnished, and
+ * org and key administration (`platform:admin`).
+ */
 export const OPERATOR_SCOPES: ApiKeyScope[] = [
   'governance:read',
   'governance:write',
   'ledger:read',
   'registry:admin',
+  'platform:admin',
 ];
 
 /**
@@ -54,4 +58,23 @@ export async function bootstrapPlatformOperator(
     { org_id: idFromUuid('org_', eventId), actor: 'system', request_id: `operator-bootstrap-${eventId}` },
   );
   return committed.result;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * A byte source that makes `generateApiKey` mint exactly `key` (its random part is one base62
+ * character per byte below 248): how an operator key provisioned in OPERATOR_KEY_FILE is issued
+ * through the same decider as a generated one. The signing-secret bytes it asks for after are unused.
+ */
+export function randomBytesReproducing(key: string): RandomBytes {
+  const random = key.slice('pl_live_'.length, 'pl_live_'.length + 30);
+  let first = true;
+  return (size) => {
+    if (first && size === random.length) {
+      first = false;
+      return new Uint8Array([...random].map((c) => BASE62.indexOf(c)));
+    }
+    return new Uint8Array(size);
+  };
 }

@@ -8,14 +8,22 @@ import { EsdbEventStore, type EsdbEventStoreOptions } from '../../src/platform/e
 import type { EventStore } from '../../src/platform/event-store/port.js';
 import {
   AppendConflict,
+  AppendTooLarge,
   EMPTY_HEAD,
   InvalidAppend,
+  StoreAccessDenied,
+  StoreNotLeader,
   StoreUnavailable,
   type SealedEvent,
 } from '../../src/platform/ledger/index.js';
 import { runEsdbAssumptions } from '../support/esdb-standin/assumptions.js';
-import { startEsdbStandin, type EsdbStandin, type StandinCall } from '../support/esdb-standin/index.js';
-import { chain, eventually, headOf, TEST_META, testId } from '../support/events.js';
+import {
+  DEFAULT_MAX_APPEND_SIZE,
+  startEsdbStandin,
+  type EsdbStandin,
+  type StandinCall,
+} from '../support/esdb-standin/index.js';
+import { chain, eventually, freshChain, headOf, TEST_META, testId } from '../support/events.js';
 import { runEventStoreContract } from './event-store.contract.js';
 
 /** Settles `promise` and returns what it rejected with (undefined when it fulfilled). */
@@ -29,7 +37,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 function appendsTo(standin: EsdbStandin, stream: string): StandinCall[] {
-  return standin.journal.filter((c) => c.method === 'Append' && c.stream === stream);
+  return standin.journal.filter((c) => c.method === 'BatchAppend' && c.stream === stream);
 }
 
 describe('EsdbEventStore (gRPC stand-in)', () => {
@@ -97,7 +105,7 @@ describe('EsdbEventStore (gRPC stand-in)', () => {
       const first = chain(2);
       await store.append(first, 0);
       await store.append(chain(1, headOf(first), 1), 2);
-      expect(appendsTo(standin, stream).map((c) => c.method === 'Append' && c.expected)).to.deep.equal([
+      expect(appendsTo(standin, stream).map((c) => c.method === 'BatchAppend' && c.expected)).to.deep.equal([
         'no_stream',
         'revision 1',
       ]);
@@ -134,14 +142,19 @@ describe('EsdbEventStore (gRPC stand-in)', () => {
   describe("ESDB's answers", () => {
     it('maps WrongExpectedVersion to AppendConflict naming the head the server reported', async () => {
       const stream = freshStream();
-      await open(stream).append(chain(2), 0);
-      const behind = open(stream); // has read nothing, so only the server can tell it is behind
-      const error = await rejectionOf(behind.append(chain(1, undefined, 9), 0));
+      const behind = open(stream);
+      const first = freshChain(2);
+      await behind.append(first, 0);
+      const second = freshChain(1, headOf(first));
+      await open(stream).append(second, 2);
+      // `behind` still holds seq 2 as the head: only the server can tell it moved on.
+      const error = await rejectionOf(behind.append(freshChain(1, headOf(first), { family: 1 }), 2));
       expect(error).to.be.instanceOf(AppendConflict);
       expect([(error as AppendConflict).expectedHead, (error as AppendConflict).actualHead]).to.deep.equal([
-        0, 2,
+        2, 3,
       ]);
-      expect(appendsTo(standin, stream).map((c) => c.method === 'Append' && c.outcome)).to.deep.equal([
+      expect(appendsTo(standin, stream).map((c) => c.method === 'BatchAppend' && c.outcome)).to.deep.equal([
+        'written',
         'written',
         'wrong_expected_version',
       ]);
@@ -171,11 +184,109 @@ describe('EsdbEventStore (gRPC stand-in)', () => {
       const result = await open(stream).append(resealed, 0);
       expect(result.duplicate).to.equal(true);
       expect(result.events).to.deep.equal(originals);
-      expect(appendsTo(standin, stream).map((c) => c.method === 'Append' && c.outcome)).to.deep.equal([
+      expect(appendsTo(standin, stream).map((c) => c.method === 'BatchAppend' && c.outcome)).to.deep.equal([
         'written',
         'idempotent',
       ]);
       expect(standin.records(stream)).to.have.length(2);
+    });
+  });
+
+  describe('the batch path and the server limits', () => {
+    const SMALL_LIMIT = 4096;
+    afterEach(() => {
+      standin.behaviour.maxAppendSize = DEFAULT_MAX_APPEND_SIZE;
+      standin.behaviour.denyWrites = false;
+      standin.behaviour.notLeader = undefined;
+    });
+
+    it('appends through BatchAppend, as the client does against any server that lists it', async () => {
+      const stream = freshStream();
+      const store = open(stream);
+      const first = freshChain(2);
+      await store.append(first, 0);
+      await store.append(freshChain(1, headOf(first)), 2);
+      const calls = standin.journal.filter((c) => c.stream === stream);
+      expect(calls.filter((c) => c.method === 'Append')).to.deep.equal([]);
+      expect(appendsTo(standin, stream)).to.have.length(2);
+    });
+
+    it('writes a fresh-id append at the head it knows with one head read and no read-back', async () => {
+      const stream = freshStream();
+      const store = open(stream);
+      let head = EMPTY_HEAD;
+      for (let i = 0; i < 5; i += 1) {
+        const events = freshChain(2, head);
+        await store.append(events, head.seq);
+        head = headOf(events);
+      }
+      const calls = standin.journal.filter((c) => c.stream === stream);
+      expect(calls.map((c) => (c.method === 'Read' ? `Read ${c.mode}` : c.method))).to.deep.equal([
+        'Read backwards',
+        ...Array<string>(5).fill('BatchAppend'),
+      ]);
+    });
+
+    it('splits an append over the maximum size into chunks below it, each at its exact revision', async () => {
+      standin.behaviour.maxAppendSize = SMALL_LIMIT;
+      const stream = freshStream();
+      const store = open(stream, { maxAppendBytes: SMALL_LIMIT });
+      const events = freshChain(12, EMPTY_HEAD, { pad: 1000 });
+      const result = await store.append(events, 0);
+      expect(result.head).to.deep.equal(headOf(events));
+      const calls = appendsTo(standin, stream).filter((c) => c.method === 'BatchAppend');
+      expect(calls.length).to.be.greaterThan(1);
+      for (const call of calls) {
+        expect(call.method === 'BatchAppend' && call.outcome).to.equal('written');
+        expect(call.method === 'BatchAppend' && call.bytes).to.be.at.most(SMALL_LIMIT);
+      }
+      expect(calls[0]!.method === 'BatchAppend' && calls[0]!.expected).to.equal('no_stream');
+      expect((await store.read(1, 100)).map((e) => e.hash)).to.deep.equal(events.map((e) => e.hash));
+    });
+
+    it('completes a split append that stopped between chunks when the same events are appended again', async () => {
+      const stream = freshStream();
+      const store = open(stream, { maxAppendBytes: SMALL_LIMIT });
+      const events = freshChain(10, EMPTY_HEAD, { pad: 1000 });
+      await open(stream).append(events.slice(0, 4), 0); // what the first chunks left behind
+      const result = await store.append(events, 0);
+      expect(result.duplicate).to.equal(false);
+      expect((await store.read(1, 100)).map((e) => e.hash)).to.deep.equal(events.map((e) => e.hash));
+    });
+
+    it('refuses one event over the limit with AppendTooLarge before sending anything', async () => {
+      const stream = freshStream();
+      const error = await rejectionOf(
+        open(stream, { maxAppendBytes: SMALL_LIMIT }).append(freshChain(1, EMPTY_HEAD, { pad: 5000 }), 0),
+      );
+      expect(error).to.be.instanceOf(AppendTooLarge);
+      expect(appendsTo(standin, stream)).to.deep.equal([]);
+    });
+
+    it("maps the server's MaximumAppendSizeExceeded to AppendTooLarge naming its limit, not StoreUnavailable", async () => {
+      standin.behaviour.maxAppendSize = SMALL_LIMIT;
+      const stream = freshStream();
+      const error = await rejectionOf(open(stream).append(freshChain(8, EMPTY_HEAD, { pad: 1000 }), 0));
+      expect(error).to.be.instanceOf(AppendTooLarge);
+      expect((error as AppendTooLarge).maxBytes).to.equal(SMALL_LIMIT);
+      expect(appendsTo(standin, stream).map((c) => c.method === 'BatchAppend' && c.outcome)).to.deep.equal([
+        'maximum_append_size_exceeded',
+      ]);
+      expect(standin.records(stream)).to.deep.equal([]);
+    });
+
+    it('maps AccessDenied to StoreAccessDenied, not StoreUnavailable', async () => {
+      standin.behaviour.denyWrites = true;
+      const error = await rejectionOf(open(freshStream()).append(freshChain(1), 0));
+      expect(error).to.be.instanceOf(StoreAccessDenied);
+      expect(error).not.to.be.instanceOf(StoreUnavailable);
+    });
+
+    it('maps NotLeader to StoreNotLeader naming the leader, not StoreUnavailable', async () => {
+      standin.behaviour.notLeader = { host: '127.0.0.1', port: standin.port };
+      const error = await rejectionOf(open(freshStream()).append(freshChain(1), 0));
+      expect(error).to.be.instanceOf(StoreNotLeader);
+      expect((error as StoreNotLeader).leader).to.equal(`127.0.0.1:${standin.port}`);
     });
   });
 

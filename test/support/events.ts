@@ -17,12 +17,32 @@ export function testId(n: number, family = 0): string {
   return `00000000-0000-4000-8000-${hex}`;
 }
 
+/**
+ * A deterministic id shaped like a fresh UUIDv7 (`newEventId`), which stores may treat as one
+ * that no other writer can hold (the EventStoreDB adapter's fast path).
+ */
+export function freshId(n: number, family = 0): string {
+  const hex = (family * 1_000_000 + n).toString(16).padStart(12, '0');
+  return `00000000-0000-7000-8000-${hex}`;
+}
+
+/** Like `chain`, with v7-shaped ids and `pad` characters of filler in each event's data. */
+export function freshChain(
+  count: number,
+  after: LedgerHead = { seq: 0, hash: GENESIS_HASH },
+  opts: { family?: number; pad?: number } = {},
+): SealedEvent[] {
+  return chain(count, after, opts.family ?? 0, 'test-stream', freshId, opts.pad ?? 0);
+}
+
 /** Seals `count` events after `after`, on `stream`, with ids from `family`. */
 export function chain(
   count: number,
   after: LedgerHead = { seq: 0, hash: GENESIS_HASH },
   family = 0,
   stream = 'test-stream',
+  idOf: (n: number, family: number) => string = testId,
+  pad = 0,
 ): SealedEvent[] {
   const out: SealedEvent[] = [];
   let prev = after;
@@ -30,11 +50,11 @@ export function chain(
     const n = prev.seq + 1;
     const { event } = seal(
       {
-        id: testId(n, family),
+        id: idOf(n, family),
         stream,
         type: 'TestHappened',
         schema: 1,
-        data: { n, note: `event ${n}` },
+        data: pad > 0 ? { n, note: `event ${n}`, pad: 'x'.repeat(pad) } : { n, note: `event ${n}` },
         meta: TEST_META,
         recorded_at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
       },

@@ -11,7 +11,8 @@ import { derivedEventId, idFromUuid } from '../ids.js';
 /**
  * What a key may do (SPEC §1). `admin` is a tenant's: it implies every tenant scope, for its own
  * org only. `registry:admin` is the platform operator's (the global contractor registry, facts
- * about entities outside any project): `admin` never implies it and no tenant can be granted it.
+ * about entities outside any project), and `platform:admin` too (registering orgs, issuing and
+ * revoking any org's keys): `admin` never implies them and no tenant can be granted them.
  */
 export const API_KEY_SCOPES = [
   'credit:read',
@@ -24,11 +25,13 @@ export const API_KEY_SCOPES = [
   'registry:admin',
   /** Accepting a draw's conditions or reduced amount before payment (DOMAIN §9, issue 14). */
   'draws:approve',
+  /** The platform operator's org and key administration (/api/admin/*, issue 17). */
+  'platform:admin',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** Scopes only the platform operator's org may hold; a tenant's `admin` does not imply them. */
-export const PLATFORM_SCOPES: readonly ApiKeyScope[] = ['registry:admin'];
+export const PLATFORM_SCOPES: readonly ApiKeyScope[] = ['registry:admin', 'platform:admin'];
 
 export function isPlatformScope(scope: ApiKeyScope): boolean {
   return PLATFORM_SCOPES.includes(scope);

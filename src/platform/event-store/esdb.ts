@@ -4,17 +4,30 @@
  * stream is what makes one global hash chain possible — so ledger seq N is stream revision N−1,
  * and every append names the exact expected revision (NO_STREAM for an empty ledger, never ANY).
  * ESDB event id = envelope id, type = envelope type, data = envelope data (JSON), metadata = the
- * other envelope fields; nothing is stored that the envelope does not carry.
+ * other envelope fields; nothing is stored that the envelope does not carry. The client appends
+ * through BatchAppend (every server since 21.10 lists it in its server-features answer).
  *
- * ESDB alone does not give the port's "unique id" rule: it recognizes a repeated id only at the
- * positions an append names, and stores the same ids again at the current end. So the adapter
- * keeps an index of the ledger (id → seq, envelope stream → seqs, head), filled by reading the
- * stream, and checks ids against it before writing. Cost: the first append or readStream of a
- * handle reads the whole stream once, and the index holds about 150 bytes per event. It stays
+ * The head is the stream's last event (one backwards read of one event). An append whose ids are
+ * all fresh UUIDv7s (`newEventId`: random, so nobody else can hold them) is written straight away
+ * at the head this handle last wrote or read (re-read once when the caller names another): no
+ * scan, no read-back. ESDB alone does not give the port's "unique id" rule for ids that can repeat
+ * — UUIDv5 ids derived from an Idempotency-Key or a demo seed, which another node may seal at the
+ * same time with other content — nor a secondary index for readStream. For those (and for a
+ * re-append of events below the head) the adapter keeps an index of the ledger (id → seq, envelope stream → seqs, head), filled by reading the
+ * stream once and then incrementally, and checks ids against it before writing; after writing
+ * such ids it reads back the last one, because ESDB acknowledges a repeat of ids already at the
+ * named positions exactly like a fresh write. The index holds about 150 bytes per event. It stays
  * correct because ledger events are immutable: the ledger stream must never be truncated,
- * deleted or given $maxAge/$maxCount. And because ESDB acknowledges a repeat of ids already at the
- * named positions exactly like a fresh write, each append reads its revisions back (one extra
- * read per append) so a second writer of the same ids gets the stored originals, not its copy.
+ * deleted or given $maxAge/$maxCount.
+ *
+ * Size: EventStoreDB refuses an append whose data + metadata exceed its MaxAppendSize (default
+ * 1 MiB). An append larger than `maxAppendBytes` is split into consecutive chunks below it, each
+ * written atomically at its exact expected revision. The command as a whole is then atomic per
+ * chunk, not all-or-none: a failure between chunks leaves a prefix of whole, linked events (a
+ * valid, gapless chain, seen by readers and subscribers) and the caller gets the error; appending
+ * the same sealed events again completes the rest. Only bulk commands (SAM imports, ledger
+ * generation) reach that size, and their events are independent facts. One event over the limit
+ * is refused with AppendTooLarge before anything is sent.
  */
 import {
   END,
@@ -22,8 +35,11 @@ import {
   EventStoreDBClient,
   FORWARDS,
   BACKWARDS,
+  AccessDeniedError,
   isCommandError,
   jsonEvent,
+  MaxAppendSizeExceededError,
+  NotLeaderError,
   NO_STREAM,
   START,
   StreamNotFoundError,
@@ -43,11 +59,20 @@ import {
   type LedgerHead,
   type SealedEvent,
 } from '../ledger/envelope.js';
-import { AppendConflict, InvalidAppend, StoreUnavailable } from '../ledger/errors.js';
+import {
+  AppendConflict,
+  AppendTooLarge,
+  InvalidAppend,
+  StoreAccessDenied,
+  StoreNotLeader,
+  StoreUnavailable,
+} from '../ledger/errors.js';
 import type { StoredRecord } from '../ledger/verify.js';
 import type { AppendResult, EventHandler, EventStore, ReadStreamOptions, Subscription } from './port.js';
 
 export const DEFAULT_LEDGER_STREAM = 'plumbline-ledger';
+/** EventStoreDB's default MaxAppendSize (1 MiB); the server's `MaxAppendSize` setting changes it. */
+export const DEFAULT_MAX_APPEND_BYTES = 1024 * 1024;
 
 export interface EsdbEventStoreOptions {
   /**
@@ -65,6 +90,11 @@ export interface EsdbEventStoreOptions {
    * re-subscribes from the next undelivered seq; for logs and metrics.
    */
   onSubscriptionError?: (error: unknown) => void;
+  /**
+   * The server's MaxAppendSize in bytes (default 1 MiB, EventStoreDB's default): larger appends
+   * are split into chunks below it (see the module comment for what that means for atomicity).
+   */
+  maxAppendBytes?: number;
 }
 
 /** The ledger stream holds an event this adapter did not write (not a Plumbline envelope). */
@@ -113,14 +143,27 @@ const UNAVAILABLE = new Set<string>([
   ErrorType.DEADLINE_EXCEEDED,
   ErrorType.CANCELLED,
   ErrorType.TIMEOUT,
-  ErrorType.NOT_LEADER,
-  ErrorType.ACCESS_DENIED,
   ErrorType.STREAM_DELETED,
 ]);
 /** gRPC CANCELLED, DEADLINE_EXCEEDED, UNAVAILABLE when they reach us unconverted. */
 const UNAVAILABLE_GRPC_CODES = new Set([1, 4, 14]);
 
 function translate(error: unknown): unknown {
+  if (error instanceof MaxAppendSizeExceededError) {
+    return new AppendTooLarge(undefined, error.maxAppendSize);
+  }
+  if (error instanceof AccessDeniedError) {
+    return new StoreAccessDenied(
+      `the ledger store refused access (esdb access-denied: ${error.message}); check the connection string's user and the stream ACLs`,
+      { cause: error },
+    );
+  }
+  if (error instanceof NotLeaderError) {
+    const leader = `${error.leader.address}:${error.leader.port}`;
+    return new StoreNotLeader(`the ledger store node is not the leader (leader: ${leader})`, leader, {
+      cause: error,
+    });
+  }
   if (error instanceof Error && isCommandError(error) && UNAVAILABLE.has(error.type)) {
     return new StoreUnavailable(`ledger store unavailable (esdb ${error.type}: ${error.message})`, {
       cause: error,
@@ -218,6 +261,37 @@ function runsOf(seqs: readonly number[]): Array<[number, number]> {
   return runs;
 }
 
+/** A fresh UUIDv7 (`newEventId`): random, so no other writer can hold it. Anything else may repeat. */
+const FRESH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7/;
+
+/** The bytes EventStoreDB counts against MaxAppendSize for one event: data + metadata. */
+function appendBytes(event: SealedEvent): number {
+  const { id: _id, type: _type, data, ...metadata } = event;
+  return (
+    Buffer.byteLength(JSON.stringify(data), 'utf8') + Buffer.byteLength(JSON.stringify(metadata), 'utf8')
+  );
+}
+
+/** Consecutive runs of events, each below `maxBytes`; one event over it is refused. */
+export function chunksBelow(events: readonly SealedEvent[], maxBytes: number): SealedEvent[][] {
+  const chunks: SealedEvent[][] = [];
+  let current: SealedEvent[] = [];
+  let size = 0;
+  for (const event of events) {
+    const bytes = appendBytes(event);
+    if (bytes > maxBytes) throw new AppendTooLarge(bytes, maxBytes);
+    if (current.length > 0 && size + bytes > maxBytes) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(event);
+    size += bytes;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
 export class EsdbEventStore implements EventStore {
   readonly kind = 'esdb';
   /** The ESDB stream this store keeps the ledger in. */
@@ -225,15 +299,19 @@ export class EsdbEventStore implements EventStore {
   readonly #client: EventStoreDBClient;
   readonly #resubscribeMs: number;
   readonly #onSubscriptionError: ((error: unknown) => void) | undefined;
+  readonly #maxAppendBytes: number;
   readonly #subscriptions = new Set<LiveSubscription>();
   #index: LedgerIndex = { head: EMPTY_HEAD, ids: new Map(), streams: new Map() };
   #indexQueue: Promise<void> = Promise.resolve();
+  /** The last event this handle wrote or read as the head; undefined until it knows one. */
+  #tail: LedgerHead | undefined;
 
   private constructor(client: EventStoreDBClient, opts: EsdbEventStoreOptions) {
     this.#client = client;
     this.stream = opts.stream ?? DEFAULT_LEDGER_STREAM;
     this.#resubscribeMs = opts.resubscribeDelayMs ?? 100;
     this.#onSubscriptionError = opts.onSubscriptionError;
+    this.#maxAppendBytes = opts.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
   }
 
   /**
@@ -260,58 +338,120 @@ export class EsdbEventStore implements EventStore {
     if (new Set(events.map((e) => e.id)).size !== events.length) {
       throw new InvalidAppend('an append carries the same event id twice');
     }
-    if (this.#index.head.seq < expectedHead) await this.#syncIndex();
-    const duplicate = await this.#duplicateOf(events);
-    if (duplicate) return duplicate;
-    const indexed = this.#index.head;
-    if (indexed.seq !== expectedHead) throw new AppendConflict(expectedHead, indexed.seq);
-    assertLinks(events, indexed);
-    return this.#write(events, expectedHead);
+    const chunks = chunksBelow(events, this.#maxAppendBytes);
+    this.#tail ??= await this.#readHead();
+    if (events.every((e) => FRESH_ID.test(e.id))) {
+      // Another node may have moved the head since this handle last wrote: one read tells.
+      if (this.#tail.seq !== expectedHead) this.#tail = await this.#readHead();
+      if (this.#tail.seq === expectedHead) {
+        assertLinks(events, this.#tail);
+        // A WrongExpectedVersion here is a race, never a repeat: nobody else holds fresh ids, and
+        // ESDB acknowledges a repeat of these very events at their positions as a success.
+        return this.#writeChunks(chunks, expectedHead, false);
+      }
+    }
+    return this.#appendChecked(events, expectedHead);
   }
 
-  async #write(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
-    const expectedRevision = expectedHead === 0 ? NO_STREAM : BigInt(expectedHead - 1);
+  /** The path with the index: duplicate ids, a head this handle has not seen, resumed chunks. */
+  async #appendChecked(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
+    if (this.#index.head.seq < expectedHead) await this.#syncIndex();
     try {
-      await this.#client.appendToStream(this.stream, events.map(toEventData), { expectedRevision });
+      return await this.#appendIndexed(events, expectedHead);
     } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      if (!(error instanceof AppendConflict)) throw error;
       // Another writer moved the stream; if it stored these very ids, this is a repeat, not a race.
       await this.#syncIndex();
-      const duplicate = await this.#duplicateOf(events);
-      if (duplicate) return duplicate;
-      throw new AppendConflict(expectedHead, headSeqOf(error.actualVersion));
+      const stored = events.map((e) => this.#index.ids.get(e.id)).filter((seq) => seq !== undefined);
+      if (stored.length !== events.length) throw error;
+      return { events: await this.#readSeqs(stored), head: this.#index.head, duplicate: true };
     }
-    // ESDB acknowledges a repeat of ids already at these positions (another handle's write, or an
-    // earlier attempt whose answer was lost) exactly like a fresh write; only the stored hashes
-    // tell which one happened, so read the revisions back.
-    const stored = await this.#readRange(expectedHead + 1, events.length);
-    for (const p of stored) this.#indexAdd(p);
-    const back = stored.map((p) => p.event);
-    if (back.length === events.length && back.every((e, i) => e.hash === events[i]!.hash)) {
-      return { events, head: lastHead(events), duplicate: false };
-    }
-    if (back.length === events.length && back.every((e, i) => e.id === events[i]!.id)) {
-      return { events: back, head: await this.head(), duplicate: true };
-    }
-    throw new StoreUnavailable(
-      `the ledger stream does not hold the events just appended after seq ${expectedHead}`,
-    );
   }
 
-  /** All ids already stored → the originals; some → a malformed append; none → undefined. */
-  async #duplicateOf(events: readonly SealedEvent[]): Promise<AppendResult | undefined> {
-    const known = events.map((e) => this.#index.ids.get(e.id)).filter((seq) => seq !== undefined);
-    if (known.length === 0) return undefined;
-    if (known.length < events.length) {
+  async #appendIndexed(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
+    const known = events.map((e) => this.#index.ids.get(e.id));
+    const stored = known.filter((seq) => seq !== undefined);
+    if (stored.length === events.length) {
+      return { events: await this.#readSeqs(stored), head: this.#index.head, duplicate: true };
+    }
+    // A prefix already stored at its own seqs: an earlier split append of these events stopped
+    // between chunks. If the stored prefix is these very events, write the rest.
+    const prefix = known.findIndex((seq) => seq === undefined);
+    const resumable =
+      stored.length > 0 &&
+      stored.length === prefix &&
+      known.every((seq, i) => (i < prefix ? seq === events[i]!.seq : seq === undefined));
+    if (stored.length > 0 && !resumable) {
       throw new InvalidAppend('some but not all event ids of this append are already stored');
     }
-    return { events: await this.#readSeqs(known), head: await this.head(), duplicate: true };
+    if (resumable) {
+      const originals = await this.#readSeqs(stored);
+      if (!originals.every((e, i) => e.hash === events[i]!.hash)) {
+        throw new InvalidAppend('some but not all event ids of this append are already stored');
+      }
+    }
+    const rest = events.slice(resumable ? prefix : 0);
+    const restHead = resumable ? rest[0]!.seq - 1 : expectedHead;
+    const indexed = this.#index.head;
+    if (indexed.seq !== restHead) throw new AppendConflict(expectedHead, indexed.seq);
+    assertLinks(rest, indexed);
+    const written = await this.#writeChunks(chunksBelow(rest, this.#maxAppendBytes), restHead, true);
+    return written.duplicate ? written : { ...written, events };
+  }
+
+  /**
+   * Writes chunks in order, each at its exact expected revision. `readBack`: the ids may repeat,
+   * so confirm from the last stored event that the store holds these events and not another
+   * writer's copy of the same ids (ESDB acknowledges that like a fresh write).
+   */
+  async #writeChunks(
+    chunks: SealedEvent[][],
+    expectedHead: number,
+    readBack: boolean,
+  ): Promise<AppendResult> {
+    let head = expectedHead;
+    for (const chunk of chunks) {
+      const expectedRevision = head === 0 ? NO_STREAM : BigInt(head - 1);
+      try {
+        await this.#client.appendToStream(this.stream, chunk.map(toEventData), { expectedRevision });
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        this.#tail = undefined;
+        throw new AppendConflict(head, headSeqOf(error.actualVersion));
+      }
+      head += chunk.length;
+    }
+    const events = chunks.flat();
+    if (readBack) {
+      const [last] = await this.#readRange(head, 1);
+      if (!last || last.event.id !== events[events.length - 1]!.id) {
+        throw new StoreUnavailable(
+          `the ledger stream does not hold the events just appended after seq ${expectedHead}`,
+        );
+      }
+      if (last.event.hash !== events[events.length - 1]!.hash) {
+        // Another writer stored the same ids here first: hand back its originals.
+        this.#tail = undefined;
+        await this.#syncIndex();
+        const seqs = events.map((e) => e.seq);
+        return { events: await this.#readSeqs(seqs), head: this.#index.head, duplicate: true };
+      }
+    }
+    if (this.#index.head.seq === expectedHead)
+      for (const e of events) this.#indexAdd({ event: e, revision: e.seq - 1 });
+    this.#tail = lastHead(events);
+    return { events, head: this.#tail, duplicate: false };
+  }
+
+  /** The stream's last event as the head (one backwards read of one event). */
+  async #readHead(): Promise<LedgerHead> {
+    const [last] = await this.#scan(END, 1, BACKWARDS);
+    return last ? { seq: last.event.seq, hash: last.event.hash } : EMPTY_HEAD;
   }
 
   async head(): Promise<LedgerHead> {
     try {
-      const [last] = await this.#scan(END, 1, BACKWARDS);
-      return last ? { seq: last.event.seq, hash: last.event.hash } : EMPTY_HEAD;
+      return await this.#readHead();
     } catch (error) {
       throw translate(error);
     }

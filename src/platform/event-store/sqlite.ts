@@ -577,6 +577,15 @@ export class SqliteSnapshotStore implements SnapshotStore {
         upsert.run(record.name, record.version, record.checkpoint, Buffer.alloc(0), record.saved_at);
     })();
   }
+  /** The highest seq any snapshot was taken at (0 when none): the ledger must reach it. */
+  maxCheckpoint(): number {
+    const row = this.#db
+      .prepare<[], { checkpoint: number | null }>(
+        'SELECT MAX(checkpoint) AS checkpoint FROM projection_snapshots',
+      )
+      .get();
+    return row?.checkpoint ?? 0;
+  }
   clear(name?: string): void {
     this.#db.transaction(() => {
       if (name === undefined) {

@@ -4,13 +4,23 @@
  * body says nothing about the code (the log has the stack, under the request id).
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { ConflictRetriesExhausted, LedgerIntegrityFailure, StoreUnavailable } from '../ledger/errors.js';
+import {
+  AppendTooLarge,
+  ConflictRetriesExhausted,
+  LedgerIntegrityFailure,
+  StoreAccessDenied,
+  StoreNotLeader,
+  StoreUnavailable,
+} from '../ledger/errors.js';
 import type { Logger } from '../log.js';
 import { ctxOf } from './context.js';
 import { bodyParserProblem } from './middleware.js';
 import { ProblemError, problemBody } from './problem.js';
 import { IdempotencyStoreUnavailable } from './idempotency.js';
 import { RateLimitStoreUnavailable } from '../rate-limit/index.js';
+
+/** res.locals flag: this answer may change on retry, so it is never remembered for replay. */
+export const TRANSIENT_ANSWER = 'plumbline_transient_answer';
 
 export function toProblem(error: unknown): ProblemError | null {
   if (error instanceof ProblemError) return error;
@@ -23,7 +33,36 @@ export function toProblem(error: unknown): ProblemError | null {
     });
   }
   if (error instanceof ConflictRetriesExhausted) {
-    return new ProblemError('CONFLICT', 'the ledger head kept moving under this command; retry it');
+    // Transient: Retry-After says when, and so the idempotency layer never replays it.
+    return new ProblemError(
+      'CONFLICT',
+      'the ledger head kept moving under this command; retry it',
+      {},
+      { 'Retry-After': '1' },
+    );
+  }
+  if (error instanceof AppendTooLarge) {
+    return new ProblemError('PAYLOAD_TOO_LARGE', `${error.message}; split the request`, {
+      reason: error.type,
+      max_append_bytes: error.maxBytes,
+    });
+  }
+  if (error instanceof StoreNotLeader) {
+    return new ProblemError(
+      'UNAVAILABLE',
+      'the ledger store is changing leader; try again shortly',
+      { reason: error.type },
+      { 'Retry-After': '1' },
+    );
+  }
+  if (error instanceof StoreAccessDenied) {
+    return new ProblemError(
+      'INTERNAL',
+      'the ledger store refused this service; an operator must fix its access',
+      {
+        reason: error.type,
+      },
+    );
   }
   if (error instanceof LedgerIntegrityFailure) {
     return new ProblemError('LEDGER_INTEGRITY', `${error.message}; reads go on (see /readyz)`, {
@@ -68,6 +107,22 @@ export function answerError(logger: Logger, error: unknown, req: Request, res: R
       'INTERNAL',
       `an internal error occurred; quote request id ${ctx.request_id} to support`,
     );
+  } else if (error instanceof StoreAccessDenied) {
+    logger.error('ledger store access denied: check EVENTSTORE_URL credentials and stream ACLs', {
+      request_id: ctx.request_id,
+      cause: error.message,
+    });
+  } else if (error instanceof StoreNotLeader) {
+    logger.warn('ledger store node is not the leader; the client reconnects to the leader', {
+      request_id: ctx.request_id,
+      leader: error.leader,
+    });
+  } else if (error instanceof AppendTooLarge) {
+    logger.warn('append over the ledger store maximum append size', {
+      request_id: ctx.request_id,
+      bytes: error.bytes,
+      max_bytes: error.maxBytes,
+    });
   } else if (problem.status >= 500) {
     logger.warn('service degraded', {
       request_id: ctx.request_id,
@@ -80,6 +135,8 @@ export function answerError(logger: Logger, error: unknown, req: Request, res: R
     return;
   }
   res.status(problem.status);
+  // A problem with Retry-After is transient: the idempotency layer must not replay it.
+  if (problem.headers['Retry-After'] !== undefined) res.locals[TRANSIENT_ANSWER] = true;
   for (const [name, value] of Object.entries(problem.headers) as [string, string | undefined][]) {
     if (value !== undefined) res.set(name, value);
   }

@@ -14,6 +14,7 @@ import {
 } from './idempotency.js';
 import { authOf, ctxOf } from './context.js';
 import { ProblemError } from './problem.js';
+import { TRANSIENT_ANSWER } from './errors.js';
 
 export function idempotent(store: IdempotencyStore): RequestHandler {
   return async (req, res, next) => {
@@ -66,8 +67,10 @@ export function idempotent(store: IdempotencyStore): RequestHandler {
     ctxOf(req).idempotency_key = key;
     const send = res.send.bind(res);
     res.send = (body?: unknown) => {
-      // Only settled outcomes are remembered: a 5xx may succeed on retry.
-      if (res.statusCode < 500 && typeof body === 'string') {
+      // Only settled outcomes are remembered: a 5xx, or any answer with Retry-After (a 409 when
+      // the ledger head kept moving), may succeed on retry.
+      const transient = res.locals[TRANSIENT_ANSWER] === true;
+      if (res.statusCode < 500 && !transient && typeof body === 'string') {
         const record = {
           request_hash: requestHash,
           status: res.statusCode,

@@ -56,3 +56,50 @@ export class LedgerIntegrityFailure extends Error {
     this.name = 'LedgerIntegrityFailure';
   }
 }
+
+/**
+ * One event is larger than the store accepts in one append (EventStoreDB's MaxAppendSize), so the
+ * command can never be stored as it is; the HTTP edge answers 413 PAYLOAD_TOO_LARGE.
+ */
+export class AppendTooLarge extends Error {
+  readonly type = 'append_too_large' as const;
+  constructor(
+    /** The append's size when this process measured it; undefined when the server refused it. */
+    readonly bytes: number | undefined,
+    readonly maxBytes: number,
+  ) {
+    super(
+      `an append${bytes === undefined ? '' : ` of ${bytes} bytes`} exceeds the ledger store's maximum append size of ${maxBytes} bytes`,
+    );
+    this.name = 'AppendTooLarge';
+  }
+}
+
+/**
+ * The store refused this node's credentials or ACLs (EventStoreDB AccessDenied): a deployment
+ * mistake an operator must fix, not a passing outage; the HTTP edge answers 500 and logs it.
+ */
+export class StoreAccessDenied extends Error {
+  readonly type = 'store_access_denied' as const;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreAccessDenied';
+  }
+}
+
+/**
+ * The store node this process talks to is not the cluster leader (EventStoreDB NotLeader), e.g.
+ * during an election; the client reconnects to the leader it names. The HTTP edge answers 503
+ * with `reason: store_not_leader` and a short Retry-After.
+ */
+export class StoreNotLeader extends Error {
+  readonly type = 'store_not_leader' as const;
+  constructor(
+    message: string,
+    readonly leader: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreNotLeader';
+  }
+}

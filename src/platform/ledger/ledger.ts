@@ -2,7 +2,7 @@
  * The Ledger: the one writer of this process (ARCHITECTURE §3.2). It serializes appends, seals
  * events at the head it holds, and appends with optimistic concurrency on that head. When another
  * writer got there first it refreshes the head, lets the caller re-decide, and retries (bounded,
- * with jitter) before giving up with ConflictRetriesExhausted.
+ * exponential backoff with full jitter) before giving up with ConflictRetriesExhausted.
  *
  * With a store that offers group commit (SQLite), a command is committed, applied to the read
  * models and its successor decided while its sync is still on the way; its caller hears back only
@@ -197,7 +197,7 @@ export class Ledger {
         this.#head = await this.store.head();
         if (attempt >= this.#maxAttempts) throw new ConflictRetriesExhausted(attempt);
         await this.#onConflict?.(this.#head);
-        await sleep(Math.floor(this.#random() * 5 * attempt));
+        await sleep(backoffMs(attempt, this.#random));
       }
     }
   }
@@ -217,6 +217,18 @@ export class Ledger {
     this.#queue = run.catch(() => undefined);
     return run;
   }
+}
+
+const BACKOFF_BASE_MS = 5;
+const BACKOFF_CAP_MS = 250;
+
+/**
+ * Exponential backoff with full jitter after the n-th conflict: a random wait below
+ * min(cap, base · 2^(n−1)), so writers on several nodes racing for one head spread out quickly.
+ */
+export function backoffMs(attempt: number, random: () => number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+  return Math.floor(random() * ceiling);
 }
 
 function sleep(ms: number): Promise<void> {

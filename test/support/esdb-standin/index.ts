@@ -4,22 +4,31 @@
  *
  * THIS IS A TEST DOUBLE. It proves the adapter's use of `@eventstore/db-client` (what it sends,
  * which answers it understands), not the server: it keeps streams in memory and models only what
- * the adapter touches — Append with ESDB's expected-revision and event-id idempotence rules, stream
- * Read forwards/backwards/stream-not-found, and catch-up-then-live subscriptions with `caught_up`.
- * No $all, filters, ACLs, TLS, clustering, persistence, scavenging or backpressure. Only a real
- * server (`EVENTSTORE_URL`, test/contract/esdb-real.test.ts) proves those.
+ * the adapter touches — BatchAppend and Append with ESDB's expected-revision and event-id
+ * idempotence rules and its maximum append size, stream Read forwards/backwards/stream-not-found,
+ * and catch-up-then-live subscriptions with `caught_up`; AccessDenied and NotLeader on demand.
+ * No $all, filters, real ACLs, TLS, clustering, persistence, scavenging or backpressure. Only a
+ * real server (`EVENTSTORE_URL`, test/contract/esdb-real.test.ts) proves those.
  *
  * A fresh single-node connection (`esdb://host:port?tls=false`) touches two services: the
- * server-features call, which the stand-in answers UNIMPLEMENTED so the client falls back to plain
- * Append (no BatchAppend), and Streams. Gossip is only used for cluster and discover:// URLs.
+ * server-features call, which the stand-in answers as a 24.10 server does (listing BatchAppend, so
+ * the client appends through it, as against any real server since 21.10), and Streams. Gossip is
+ * only used for cluster and discover:// URLs. `npm run esdb:standin` runs it as its own process.
  */
-import { Server, ServerCredentials, status } from '@grpc/grpc-js';
+import { Server, ServerCredentials } from '@grpc/grpc-js';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import serverFeaturesGrpc from '@eventstore/db-client/generated/serverfeatures_grpc_pb.js';
+import serverFeaturesPb from '@eventstore/db-client/generated/serverfeatures_pb.js';
 import streamsGrpc from '@eventstore/db-client/generated/streams_grpc_pb.js';
 import { StandinLog, type StandinRecord } from './log.js';
-import { streamsService, type StandinBehaviour, type StandinCall } from './streams-service.js';
+import {
+  DEFAULT_MAX_APPEND_SIZE,
+  streamsService,
+  type StandinBehaviour,
+  type StandinCall,
+} from './streams-service.js';
 
+export { DEFAULT_MAX_APPEND_SIZE } from './streams-service.js';
 export type { StandinBehaviour, StandinCall } from './streams-service.js';
 export type { StandinRecord } from './log.js';
 
@@ -41,11 +50,29 @@ export interface EsdbStandin {
 
 export interface StartOptions {
   behaviour?: Partial<StandinBehaviour>;
+  /** The port to listen on (default 0: any free port). */
+  port?: number;
+  /** The address to bind (default 127.0.0.1). */
+  host?: string;
 }
 
-/** Starts a stand-in on a free port of 127.0.0.1. */
+/** The server version the stand-in reports in the server-features answer. */
+export const STANDIN_SERVER_VERSION = '24.10.0';
+
+/** Starts a stand-in on a free port of 127.0.0.1 (or the port and host given). */
 export async function startEsdbStandin(opts: StartOptions = {}): Promise<EsdbStandin> {
-  const standin = new Standin({ sendCaughtUp: true, holdBackwardReads: undefined, ...opts.behaviour });
+  const standin = new Standin(
+    {
+      sendCaughtUp: true,
+      holdBackwardReads: undefined,
+      maxAppendSize: DEFAULT_MAX_APPEND_SIZE,
+      denyWrites: false,
+      notLeader: undefined,
+      ...opts.behaviour,
+    },
+    opts.port ?? 0,
+    opts.host ?? '127.0.0.1',
+  );
   await standin.restart();
   return standin;
 }
@@ -56,10 +83,13 @@ class Standin implements EsdbStandin {
   readonly #log = new StandinLog();
   readonly #live = new Set<() => void>();
   #server: Server | undefined;
-  #port = 0;
+  #port: number;
+  readonly #host: string;
 
-  constructor(behaviour: StandinBehaviour) {
+  constructor(behaviour: StandinBehaviour, port: number, host: string) {
     this.behaviour = behaviour;
+    this.#port = port;
+    this.#host = host;
   }
 
   get port(): number {
@@ -67,7 +97,8 @@ class Standin implements EsdbStandin {
   }
 
   get url(): string {
-    return `esdb://127.0.0.1:${this.#port}?tls=false`;
+    const host = this.#host === '0.0.0.0' ? '127.0.0.1' : this.#host;
+    return `esdb://${host}:${this.#port}?tls=false`;
   }
 
   records(stream: string): readonly StandinRecord[] {
@@ -79,7 +110,7 @@ class Standin implements EsdbStandin {
     const server = new Server();
     server.addService(serverFeaturesGrpc.ServerFeaturesService, {
       getSupportedMethods: (_call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-        callback({ code: status.UNIMPLEMENTED, details: 'the stand-in lists no server features' });
+        callback(null, supportedMethods());
       },
     });
     server.addService(
@@ -94,7 +125,7 @@ class Standin implements EsdbStandin {
         },
       }),
     );
-    this.#port = await bind(server, this.#port);
+    this.#port = await bind(server, this.#host, this.#port);
     this.#server = server;
   }
 
@@ -109,11 +140,11 @@ class Standin implements EsdbStandin {
 }
 
 /** Binds port 0 (any free port) or the port a restarted server had; a just-freed port may lag. */
-async function bind(server: Server, port: number): Promise<number> {
+async function bind(server: Server, host: string, port: number): Promise<number> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await new Promise<number>((resolve, reject) => {
-        server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (error, bound) =>
+        server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) =>
           error ? reject(error) : resolve(bound),
         );
       });
@@ -122,4 +153,31 @@ async function bind(server: Server, port: number): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
+}
+
+/**
+ * The server-features answer of a 24.10 server, as far as the client reads it: the version and
+ * the Streams methods (with BatchAppend, which makes the client append through it).
+ */
+function supportedMethods(): InstanceType<typeof serverFeaturesPb.SupportedMethods> {
+  const methods: Array<[string, string, string[]]> = [
+    ['event_store.client.streams.streams', 'read', ['position', 'events']],
+    ['event_store.client.streams.streams', 'append', []],
+    ['event_store.client.streams.streams', 'batchappend', []],
+    ['event_store.client.streams.streams', 'delete', []],
+    ['event_store.client.streams.streams', 'tombstone', []],
+    ['event_store.client.server_features.serverfeatures', 'getsupportedmethods', []],
+  ];
+  const answer = new serverFeaturesPb.SupportedMethods();
+  answer.setEventStoreServerVersion(STANDIN_SERVER_VERSION);
+  answer.setMethodsList(
+    methods.map(([service, method, features]) => {
+      const m = new serverFeaturesPb.SupportedMethod();
+      m.setServiceName(service);
+      m.setMethodName(method);
+      m.setFeaturesList(features);
+      return m;
+    }),
+  );
+  return answer;
 }

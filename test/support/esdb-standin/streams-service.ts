@@ -2,19 +2,22 @@
  * The stand-in's `event_store.client.streams.Streams` service: Append (client-streaming) and Read
  * (server-streaming: a counted read forwards or backwards, or a catch-up-then-live subscription).
  * Messages are the client package's own generated classes, so what goes over the wire is exactly
- * what the client builds and parses. Delete, Tombstone and BatchAppend are left to grpc-js, which
- * answers UNIMPLEMENTED for methods a service object does not implement.
+ * what the client builds and parses. BatchAppend (what the client uses against any server that
+ * lists it, as the stand-in does) lives in batch-append.ts. Delete and Tombstone are left to
+ * grpc-js, which answers UNIMPLEMENTED for methods a service object does not implement.
  */
 import { randomUUID } from 'node:crypto';
-import { status } from '@grpc/grpc-js';
+import { Metadata, status } from '@grpc/grpc-js';
 import type {
   sendUnaryData,
+  ServerDuplexStream,
   ServerReadableStream,
   ServerWritableStream,
   UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import sharedPb from '@eventstore/db-client/generated/shared_pb.js';
 import streamsPb from '@eventstore/db-client/generated/streams_pb.js';
+import { handleBatchAppend, notLeaderError } from './batch-append.js';
 import type { AppendOutcome, ExpectedRevision, ProposedRecord, StandinLog, StandinRecord } from './log.js';
 
 const { AppendResp, ReadReq, ReadResp } = streamsPb;
@@ -26,6 +29,15 @@ type ReadResp = InstanceType<typeof ReadResp>;
 /** What the stand-in was asked and how it answered, for tests that pin the adapter's wire use. */
 export type StandinCall =
   | { method: 'Append'; stream: string; expected: string; outcome: AppendOutcome['kind'] }
+  | {
+      method: 'BatchAppend';
+      stream: string;
+      expected: string;
+      /** An AppendOutcome kind, or the refusal: access_denied, maximum_append_size_exceeded. */
+      outcome: string;
+      /** Data + metadata bytes of the append, as the server counts them against its limit. */
+      bytes: number;
+    }
   | {
       method: 'Read';
       stream: string;
@@ -43,7 +55,19 @@ export interface StandinBehaviour {
   sendCaughtUp: boolean;
   /** While set, backwards reads (how the adapter reads the head) wait for it before answering. */
   holdBackwardReads: Promise<void> | undefined;
+  /**
+   * The server's MaxAppendSize in bytes (data + metadata of one append; EventStoreDB's default is
+   * 1 MiB = 1048576). A larger append is refused whole with MaximumAppendSizeExceeded.
+   */
+  maxAppendSize: number;
+  /** While true, appends are refused with AccessDenied, as a user without write ACL would be. */
+  denyWrites: boolean;
+  /** While set, this node answers appends as a follower: NotLeader, naming this leader. */
+  notLeader: { host: string; port: number } | undefined;
 }
+
+/** EventStoreDB's default MaxAppendSize (1 MiB). */
+export const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
 
 export interface StreamsContext {
   log: StandinLog;
@@ -59,6 +83,12 @@ export function streamsService(ctx: StreamsContext): UntypedServiceImplementatio
   return {
     append: (call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>) =>
       handleAppend(ctx, call, callback),
+    batchAppend: (
+      call: ServerDuplexStream<
+        InstanceType<typeof streamsPb.BatchAppendReq>,
+        InstanceType<typeof streamsPb.BatchAppendResp>
+      >,
+    ) => handleBatchAppend(ctx, call),
     read: (call: ServerWritableStream<ReadReq, ReadResp>) => {
       handleRead(ctx, call).catch((error: unknown) => {
         call.destroy(error instanceof Error ? error : new Error(String(error)));
@@ -102,6 +132,14 @@ function handleAppend(
   call.on('end', () => {
     if (!options) return callback({ code: status.INVALID_ARGUMENT, details: 'append sent no options' });
     if (invalid) return callback({ code: status.INVALID_ARGUMENT, details: invalid });
+    if (ctx.behaviour.notLeader) return callback(notLeaderError(ctx.behaviour.notLeader));
+    if (ctx.behaviour.denyWrites) return callback(exception(status.PERMISSION_DENIED, 'access-denied'));
+    const bytes = proposed.reduce((n, p) => n + p.data.length + p.customMetadata.length, 0);
+    if (bytes > ctx.behaviour.maxAppendSize) {
+      const tooLarge = exception(status.INVALID_ARGUMENT, 'maximum-append-size-exceeded');
+      tooLarge.metadata.set('maximum-append-size', String(ctx.behaviour.maxAppendSize));
+      return callback(tooLarge);
+    }
     if (proposed.length === 0) {
       return callback({ code: status.UNIMPLEMENTED, details: 'the stand-in does not model empty appends' });
     }
@@ -116,6 +154,13 @@ function handleAppend(
     });
     callback(null, appendResponse(outcome, expected));
   });
+}
+
+/** How the server reports a refused plain Append: a gRPC status with the `exception` metadata. */
+function exception(code: status, name: string): { code: status; details: string; metadata: Metadata } {
+  const metadata = new Metadata();
+  metadata.set('exception', name);
+  return { code, details: name, metadata };
 }
 
 function expectedOf(options: InstanceType<typeof streamsPb.AppendReq.Options>): ExpectedRevision {

@@ -151,7 +151,7 @@ describe('API key digest', () => {
 });
 
 describe('API key scopes', () => {
-  it("are SPEC §1's five tenant scopes, draws:approve, tlog:read (witnesses, monitors) and the platform operator's registry:admin", () => {
+  it("are SPEC §1's five tenant scopes, draws:approve, tlog:read (witnesses, monitors) and the platform operator's registry:admin and platform:admin", () => {
     expect(API_KEY_SCOPES).to.deep.equal([
       'credit:read',
       'governance:write',
@@ -161,6 +161,7 @@ describe('API key scopes', () => {
       'admin',
       'registry:admin',
       'draws:approve',
+      'platform:admin',
     ]);
     expect(isApiKeyScope('ledger:read')).to.equal(true);
     expect(isApiKeyScope('ledger:write')).to.equal(false);
