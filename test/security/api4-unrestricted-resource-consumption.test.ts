@@ -70,6 +70,7 @@ describe('OWASP API4 — unrestricted resource consumption', function () {
         'governance:write',
         'ledger:read',
         'draws:approve',
+        'admin',
       ]);
       const operator = await svc.operator();
       headers.tenant = { Authorization: `Bearer ${tenant.key}`, 'x-plumbline-api-key': tenant.key };
@@ -83,7 +84,7 @@ describe('OWASP API4 — unrestricted resource consumption', function () {
           const content = (op.requestBody as Schema | undefined)?.content as Schema | undefined;
           if (method !== 'post' || content?.['application/json'] === undefined) continue;
           const url = path.replace(/\{[^}]+\}/g, 'prj_aaaaaaaaaaaaaaaa');
-          const operatorOnly = op['x-plumbline-scope'] === 'registry:admin';
+          const operatorOnly = ['registry:admin', 'platform:admin'].includes(String(op['x-plumbline-scope']));
           const limitBytes = path === '/api/registry/import' ? 1024 * 1024 : 256 * 1024;
           const action = (
             op.parameters as { name: string; schema?: { enum?: string[] } }[] | undefined
