@@ -10,6 +10,7 @@ import { ledgerIndex } from './ledger-index.js';
 import { observationsProjection } from './observations.js';
 import { projectsProjection } from './projects.js';
 import { registryProjection } from './registry.js';
+import { signersProjection } from './signers.js';
 
 export {
   credit,
@@ -19,6 +20,7 @@ export {
   observationsProjection,
   projectsProjection,
   registryProjection,
+  signersProjection,
 };
 
 export function allProjections(): AnyProjection[] {
@@ -30,5 +32,6 @@ export function allProjections(): AnyProjection[] {
     observationsProjection,
     governance,
     credit,
+    signersProjection,
   ];
 }

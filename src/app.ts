@@ -24,6 +24,7 @@ import { historyAction } from './lender-api/history.js';
 import { mountCreditReportPdf } from './lender-api/pdf-route.js';
 import { mountPages } from './pages/index.js';
 import { mountProjects } from './projects/routes.js';
+import { mountSigners } from './signers/routes.js';
 import type { SamApiSource } from './registry/index.js';
 import { mountRegistry } from './registry/routes.js';
 import { mountRegistryImport } from './registry/import-route.js';
@@ -162,6 +163,7 @@ export function createApp(deps: AppDeps): Express {
   mountRegistry(service);
   mountRegistryImport(service);
   mountProjects(service);
+  mountSigners(service);
   mountRails(service);
   mountProfiles(service);
   mountGovernance(service, credit);

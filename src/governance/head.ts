@@ -21,6 +21,7 @@ import type { PlatformWatermarks, RailFacts } from '../rails/rail.js';
 import { scanAll } from '../rails/scan-all.js';
 import { verifyContractorRegistry } from '../registry/registry-check.js';
 import type { RegistryState } from '../registry/state.js';
+import { signersProjection, type SignersState } from '../signers/index.js';
 import type { ContractorStanding, Pral } from './compile/evidence.js';
 import type { RailPosture } from './rail-posture.js';
 import { scanInputFor, type ExclusionRegistry, type ScanInput } from './scan.js';
@@ -37,6 +38,8 @@ export interface GovernanceHead {
   projects: ProjectsState;
   governance: GovernanceState;
   registry: RegistryState;
+  /** Enrolled signers and their keys (docs/duties.md). */
+  signers: SignersState;
   credit: CreditView;
   /** The org's rail facts narrowed to one project, at this head. */
   railFacts(org_id: string, project_id: string): RailFacts;
@@ -58,6 +61,7 @@ export function headOf(
     projects,
     governance: s.runtime.state(governance),
     registry: s.runtime.state(registryProjection),
+    signers: s.runtime.state(signersProjection),
     credit,
     railFacts: (org_id, project_id) =>
       railFactsFor(projects, s.runtime.state(observationsProjection), org_id, {

@@ -3,7 +3,7 @@
  * and reported — never short-circuited — so a refused push tells the lender everything that is
  * missing at once, and the `PaymentPushBlocked` event records the full picture.
  */
-import type { Document, Draw, LienWaiver, Project } from '../projects/facts.js';
+import type { Document, DocumentSignature, Draw, LienWaiver, Project } from '../projects/facts.js';
 import type {
   GateName,
   NotarizableDocumentType,
@@ -13,6 +13,16 @@ import type {
 } from '../projects/profiles.js';
 import type { DrawVerdict, Pral } from '../governance/compile/index.js';
 import { PRAL_TERMS } from '../credit/index.js';
+import {
+  activeKeyOf,
+  drawApplicationSha256,
+  drawSigningDocument,
+  roleMismatch,
+  signedBy,
+  waiverSha256,
+  waiverSigningDocument,
+  type Signer,
+} from '../signers/index.js';
 import { checkWaivers, requiredWaivers, type WaiverCheck } from './waivers.js';
 
 /**
@@ -92,6 +102,10 @@ export interface GateContext {
   critical_rails: readonly string[];
   /** The rail the push asks for. */
   rail: PushRail;
+  /** Signers by id at the head (signers capability): who may sign, with which key. */
+  signers: Readonly<Record<string, Signer>>;
+  /** Signatures executing documents, by document id (projects capability). */
+  document_signatures: Readonly<Record<string, readonly DocumentSignature[]>>;
 }
 
 export interface GateResult {
@@ -101,7 +115,9 @@ export interface GateResult {
 }
 
 export function evaluateGates(profile: Profile, ctx: GateContext): GateResult[] {
-  const waivers = checkWaivers(requiredWaivers(ctx.project, ctx.draw, ctx.draws), ctx.documents);
+  const waivers = checkWaivers(requiredWaivers(ctx.project, ctx.draw, ctx.draws), ctx.documents, (w) =>
+    isExecutedBySignature(w, ctx),
+  );
   return [
     ...PROFILE_GATES[profile.name].map((gate) => evaluateGate(gate, profile, ctx, waivers)),
     eligibilityGate(profile, ctx),
@@ -120,7 +136,7 @@ function evaluateGate(
     case 'verdict_fundable':
       return verdictGate(ctx);
     case 'signatures':
-      return signaturesGate(profile, ctx.draw);
+      return signaturesGate(profile, ctx);
     case 'waivers_executed':
       return waiversGate(waivers);
     case 'notarization':
@@ -195,28 +211,93 @@ export function eligibleRails(pral: Pral, profile: Profile): string[] {
   return pral === 'DENY' ? [] : [...rails, 'ESCROW'];
 }
 
-function signaturesGate(profile: Profile, draw: Draw): GateResult {
-  const signed = new Set(draw.signatures.map((s) => s.role));
-  const missing = profile.certification_chain.filter((role) => !signed.has(role));
+/**
+ * The signatures gate (docs/duties.md): each role of the chain needs an Ed25519 signature by a
+ * distinct enrolled signer — each with its own key — of the party the role belongs to, over the
+ * draw's application as it stands now (a signature over other bytes is void), whose signer is not
+ * revoked at the head. Self-attested signatures are recorded but never count.
+ */
+export function countedSignatures(
+  profile: Profile,
+  ctx: Pick<GateContext, 'project' | 'draw' | 'signers'>,
+): { counted: Map<string, string>; problems: string[] } {
+  const { draw, project, signers } = ctx;
+  const current = drawApplicationSha256(draw);
+  const document = drawSigningDocument(draw);
+  const counted = new Map<string, string>(); // role → signer id
+  const usedKeys = new Set<string>();
+  const problems: string[] = [];
+  for (const role of profile.certification_chain) {
+    const given = draw.signatures.filter((s) => s.role === role);
+    const valid = given.find((s) => {
+      if (s.attestation !== 'ED25519' || s.signer_id === null || s.signature === null) return false;
+      if (s.application_sha256 !== current) return false;
+      const signer = signers[s.signer_id];
+      const key = activeKeyOf(signer);
+      if (!signer || !key || key.key_id !== s.key_id) return false;
+      if ([...counted.values()].includes(signer.id) || usedKeys.has(key.key_id)) return false;
+      return roleMismatch(signer, project, role) === null && signedBy(signer, document, s.signature);
+    });
+    if (valid) {
+      counted.set(role, valid.signer_id!);
+      usedKeys.add(valid.key_id!);
+      continue;
+    }
+    const why =
+      given.length === 0
+        ? 'not signed'
+        : given.every((s) => s.attestation === 'SELF_ATTESTED')
+          ? 'self-attested only (not counted)'
+          : given.some((s) => s.attestation === 'ED25519' && s.application_sha256 !== current)
+            ? 'signed over earlier bytes of the draw (void)'
+            : 'no signature by a distinct, active signer of its party';
+    problems.push(`${role}: ${why}`);
+  }
+  return { counted, problems };
+}
+
+function signaturesGate(profile: Profile, ctx: GateContext): GateResult {
+  const { counted, problems } = countedSignatures(profile, ctx);
   const chain = profile.certification_chain.length;
-  if (missing.length === 0) return result('signatures', true, `${chain} of ${chain} signed`);
-  return result(
-    'signatures',
-    false,
-    `${chain - missing.length} of ${chain} signed; missing: ${missing.join(', ')}`,
-  );
+  if (problems.length === 0)
+    return result('signatures', true, `${chain} of ${chain} signed by distinct enrolled signers`);
+  return result('signatures', false, `${counted.size} of ${chain} signed; ${problems.join('; ')}`);
+}
+
+/**
+ * A lien waiver is executed when an active signer of its claimant signed its signing bytes as they
+ * stand (docs/duties.md); the `executed` boolean an uploader states does not execute it.
+ */
+export function isExecutedBySignature(
+  waiver: LienWaiver,
+  ctx: Pick<GateContext, 'signers' | 'document_signatures'>,
+): boolean {
+  const current = waiverSha256(waiver);
+  const document = waiverSigningDocument(waiver);
+  return (ctx.document_signatures[waiver.id] ?? []).some((s) => {
+    const signer = ctx.signers[s.signer_id];
+    return (
+      signer !== undefined &&
+      signer.entity_id === waiver.claimant &&
+      s.document_sha256 === current &&
+      activeKeyOf(signer)?.key_id === s.key_id &&
+      signedBy(signer, document, s.signature)
+    );
+  });
 }
 
 function waiversGate(checks: readonly WaiverCheck[]): GateResult {
   const missing = checks
     .filter((c) => c.waiver === null)
     .map(({ requirement: r }) => `${r.kind.toLowerCase()} from ${r.claimant} for ${r.draw_id}`);
-  const unexecuted = checks.flatMap((c) => (c.waiver !== null && !c.waiver.executed ? [c.waiver.id] : []));
+  const unexecuted = checks.flatMap((c) => (c.waiver !== null && !c.executed ? [c.waiver.id] : []));
   if (missing.length === 0 && unexecuted.length === 0)
     return result('waivers_executed', true, `${checks.length} required waiver(s) executed`);
   const parts = [
     missing.length > 0 ? `missing: ${missing.join('; ')}` : '',
-    unexecuted.length > 0 ? `not executed: ${unexecuted.join(', ')}` : '',
+    unexecuted.length > 0
+      ? `not executed (no signature by the claimant's signer): ${unexecuted.join(', ')}`
+      : '',
   ];
   return result('waivers_executed', false, parts.filter((p) => p !== '').join('; '));
 }

@@ -127,6 +127,8 @@ export function decidePushPayment(
     notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
     critical_rails: project.rails.critical,
     rail: rail.rail,
+    signers: head.signers.signers,
+    document_signatures: head.projects.document_signatures ?? {},
   };
   const gates = evaluateGates(profile, gateContext);
   const today = isoDate(ctx.now);

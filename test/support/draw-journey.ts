@@ -9,6 +9,7 @@ import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { D, firstDrawBody, projectBody } from './api-fixtures.js';
 import { startService, type TestService } from './service.js';
+import { enrolledSigner, signDrawAs, signWaiverAs, type EnrolledSigner } from './signers.js';
 
 export interface DrawJourney {
   svc: TestService;
@@ -16,11 +17,18 @@ export interface DrawJourney {
   projectId: string;
   drawId: string;
   gc: string;
+  architect: string;
+  /** The three enrolled signers (invited and enrolled on first use): the GC's, the architect's, the lender's. */
+  signers(): Promise<{ Contractor: EnrolledSigner; Architect: EnrolledSigner; Lender: EnrolledSigner }>;
   post(path: string, body: unknown, key?: IssuedKey): request.Test;
   /** POSTs and expects 201; answers the new id. */
   created(path: string, body: unknown): Promise<string>;
-  /** Inspection, title date-down and the GC's conditional waiver (the waiver's id). */
-  fixDocuments(opts?: { waiverAmount?: number; inspectedLine1Pct?: number }): Promise<string>;
+  /** Inspection, title date-down and the GC's conditional waiver, executed by the GC's signer (the waiver's id). */
+  fixDocuments(opts?: {
+    waiverAmount?: number;
+    inspectedLine1Pct?: number;
+    unsigned?: boolean;
+  }): Promise<string>;
   signAll(): Promise<void>;
   notarize(documentId: string): Promise<void>;
   compile(): Promise<request.Response>;
@@ -69,15 +77,33 @@ export async function startJourney(
   const invoices = [await invoice('KB-1001', D(100_000), 1), await invoice('KB-1002', D(50_000), 2)];
   const drawId = await created(`/api/projects/${projectId}/draws`, firstDrawBody({ invoices, ...opts.draw }));
 
+  let enrolled: Awaited<ReturnType<DrawJourney['signers']>> | null = null;
   const journey: DrawJourney = {
     svc,
     lender,
     projectId,
     drawId,
     gc,
+    architect,
+    async signers() {
+      enrolled ??= {
+        Contractor: await enrolledSigner(svc.app, lender, {
+          name: 'Dana Keystone',
+          capacity: 'Contractor',
+          entity_id: gc,
+        }),
+        Architect: await enrolledSigner(svc.app, lender, {
+          name: 'Ari Lumen',
+          capacity: 'Architect',
+          entity_id: architect,
+        }),
+        Lender: await enrolledSigner(svc.app, lender, { name: 'Lee Banker', capacity: 'Lender' }),
+      };
+      return enrolled;
+    },
     post,
     created,
-    async fixDocuments({ waiverAmount = D(135_000), inspectedLine1Pct = 25 } = {}) {
+    async fixDocuments({ waiverAmount = D(135_000), inspectedLine1Pct = 25, unsigned = false } = {}) {
       const inspector = await created('/api/entities', {
         legal_name: 'Clearline Inspections LLC',
         roles: ['inspector'],
@@ -98,7 +124,7 @@ export async function startJourney(
         effective_on: '2026-06-03',
         new_liens: [],
       });
-      return created(`/api/projects/${projectId}/documents`, {
+      const waiver = await created(`/api/projects/${projectId}/documents`, {
         type: 'LIEN_WAIVER',
         claimant: gc,
         draw_id: drawId,
@@ -108,14 +134,16 @@ export async function startJourney(
         signed_on: '2026-06-03',
         executed: true,
       });
+      if (!unsigned) {
+        const signed = await signWaiverAs(svc.app, lender, waiver, (await journey.signers()).Contractor);
+        expect(signed.status, JSON.stringify(signed.body)).to.equal(201);
+      }
+      return waiver;
     },
     async signAll() {
-      for (const role of ['Contractor', 'Architect', 'Lender']) {
-        const res = await post(`/api/draws/${drawId}/signatures`, {
-          role,
-          signer_name: `${role} Signer`,
-          signed_on: '2026-06-03',
-        });
+      const signers = await journey.signers();
+      for (const role of ['Contractor', 'Architect', 'Lender'] as const) {
+        const res = await signDrawAs(svc.app, lender, drawId, role, signers[role]);
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
       }
     },

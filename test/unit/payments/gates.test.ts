@@ -14,7 +14,7 @@ import {
   TREASURY_PROFILE,
 } from '../../../src/projects/profiles.js';
 import { aDraw, aProject, GC, SUB } from '../compile/fixtures.js';
-import { DRAW_1, DRAW_2, passingContext, waivers } from './fixtures.js';
+import { DRAW_1, DRAW_2, executedBySignature, passingContext, waivers } from './fixtures.js';
 
 const failing = (results: GateResult[]) => results.filter((r) => !r.passed).map((r) => r.gate);
 
@@ -22,7 +22,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
   it('passes every construction gate for a compiled, signed, waived, notarized, balanced draw', () => {
     expect(evaluateGates(CONSTRUCTION_PROFILE, passingContext())).to.deep.equal([
       { gate: 'verdict_fundable', passed: true, detail: 'at the head the draw is FUNDABLE' },
-      { gate: 'signatures', passed: true, detail: '3 of 3 signed' },
+      { gate: 'signatures', passed: true, detail: '3 of 3 signed by distinct enrolled signers' },
       { gate: 'waivers_executed', passed: true, detail: '4 required waiver(s) executed' },
       { gate: 'notarization', passed: true, detail: '4 document(s) notarized' },
       { gate: 'in_balance', passed: true, detail: 'sources cover uses' },
@@ -114,7 +114,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       'signatures',
       'the Architect has not signed',
       { draw: { ...ctx.draw, signatures: ctx.draw.signatures.filter((s) => s.role !== 'Architect') } },
-      '2 of 3 signed; missing: Architect',
+      '2 of 3 signed; Architect: not signed',
     ],
     [
       'waivers_executed',
@@ -124,9 +124,13 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
     ],
     [
       'waivers_executed',
-      'the GC’s unconditional waiver for the funded draw is not executed',
-      { documents: waivers().map((w) => (w.id === 'WAIV-uncogcgcgcgcgcgc' ? { ...w, executed: false } : w)) },
-      'not executed: WAIV-uncogcgcgcgcgcgc',
+      'the GC’s unconditional waiver for the funded draw is recorded (stated executed) but unsigned',
+      {
+        document_signatures: Object.fromEntries(
+          Object.entries(executedBySignature(waivers())).filter(([id]) => id !== 'WAIV-uncogcgcgcgcgcgc'),
+        ),
+      },
+      "not executed (no signature by the claimant's signer): WAIV-uncogcgcgcgcgcgc",
     ],
     [
       'notarization',
@@ -235,7 +239,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
         'eligibility',
       ]);
       expect(results.find((r) => r.gate === 'signatures')?.detail).to.equal(
-        '0 of 3 signed; missing: Requestor, Manager, Treasury',
+        '0 of 3 signed; Requestor: not signed; Manager: not signed; Treasury: not signed',
       );
       expect(results.find((r) => r.gate === 'notarization')?.detail).to.equal(
         'the profile requires no notarized documents',
