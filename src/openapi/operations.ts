@@ -32,12 +32,21 @@ import {
   RecordObservationBody,
   RegisterProjectBody,
   ResolveFindingBody,
+  SignDocumentBody,
   SignDrawBody,
   SubmitDrawBody,
 } from '../projects/contract.js';
 import { RAIL_NAMES, RAIL_PATHS } from '../rails/rail.js';
 import { ImportRegistryFileBody, ImportSummarySchema, RegisterEntityBody } from '../registry/contract.js';
 import * as R from './responses.js';
+import {
+  EnrollSignerBody,
+  InviteSignerBody,
+  RevokeSignerBody,
+  SignerEnrolledResponse,
+  SignerInvitedResponse,
+  SignerResponse,
+} from '../signers/routes.js';
 
 /** Who may call a route, and with which credential (SPEC §1). */
 export type Access = 'public' | 'lender' | 'pdf' | 'project' | 'ledger' | 'admin';
@@ -749,6 +758,104 @@ export function developerResources(): OperationSpec[] {
   ];
 }
 
+/** Signed duties (docs/duties.md): signers, their enrollment, and signatures executing documents. */
+function duties(): OperationSpec[] {
+  const T = { tag: 'Duties' } as const;
+  return [
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/signers',
+      operationId: 'inviteSigner',
+      summary: 'Invite a signer for a party and capacity; answers the one-time enrollment token once',
+      body: body('InviteSignerBody', InviteSignerBody),
+      response: {
+        status: 201,
+        description: 'The invited signer and its enrollment token',
+        json: { name: 'SignerInvited', schema: SignerInvitedResponse },
+      },
+      errors: ['INVALID_REQUEST'],
+    },
+    {
+      ...T,
+      access: 'public',
+      method: 'POST',
+      path: '/api/signers/enroll',
+      operationId: 'enrollSigner',
+      summary: 'Enroll an Ed25519 public key with the enrollment token alone (no API key)',
+      body: body('EnrollSignerBody', EnrollSignerBody),
+      response: {
+        status: 201,
+        description: 'The enrolled key',
+        json: { name: 'SignerEnrolled', schema: SignerEnrolledResponse },
+      },
+      errors: ['INVALID_REQUEST', 'UNAUTHENTICATED', 'CONFLICT', 'RATE_LIMITED'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/signers/:id/revoke',
+      operationId: 'revokeSigner',
+      summary: 'Revoke a signer and its key: its signatures stop counting',
+      body: body('RevokeSignerBody', RevokeSignerBody),
+      response: created('Revocation'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/signers',
+      operationId: 'listSigners',
+      summary: "The org's signers",
+      response: ok('SignerList', z.strictObject({ items: z.array(SignerResponse) })),
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/signers/:id',
+      operationId: 'getSigner',
+      summary: 'One signer',
+      response: ok('Signer', SignerResponse),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/documents/:id/signatures',
+      operationId: 'signDocument',
+      summary: "Execute a lien waiver: its claimant's signer's Ed25519 signature over its terms",
+      body: body('SignDocumentBody', SignDocumentBody),
+      response: created('DocumentSignature'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/documents/:id/signatures',
+      operationId: 'listDocumentSignatures',
+      summary: 'The signatures executing a document',
+      response: ok(
+        'DocumentSignatureList',
+        z.strictObject({ items: z.array(z.record(z.string(), z.unknown())) }),
+      ),
+      errors: ['NOT_FOUND'],
+    },
+  ];
+}
+
 export function routeOperations(): OperationSpec[] {
-  return [...ingestion(), ...governance(), ...rails(), ...ledgerAndPlatform(), ...developerResources()];
+  return [
+    ...ingestion(),
+    ...duties(),
+    ...governance(),
+    ...rails(),
+    ...ledgerAndPlatform(),
+    ...developerResources(),
+  ];
 }

@@ -47,6 +47,34 @@ export const EnrollSignerBody = z.strictObject({
   public_key: z.string().min(1).max(100),
 });
 export const RevokeSignerBody = z.strictObject({ reason: z.string().trim().min(1).max(500) });
+/** A signer as the API answers it (never its token hash). */
+export const SignerResponse = z.strictObject({
+  id: z.string(),
+  org_id: z.string(),
+  name: z.string(),
+  capacity: z.enum(SIGNER_CAPACITIES),
+  entity_id: z.string().nullable(),
+  commission: z.strictObject({ number: z.string(), state: z.string(), expires_on: z.string() }).nullable(),
+  status: z.enum(['INVITED', 'ENROLLED', 'REVOKED']),
+  invited_at: z.string(),
+  invited_by: z.string(),
+  invitation_expires_at: z.string(),
+  key: z.strictObject({ key_id: z.string(), public_key: z.string(), enrolled_at: z.string() }).nullable(),
+  revoked_at: z.string().nullable(),
+  revoke_reason: z.string().nullable(),
+});
+export const SignerInvitedResponse = z.strictObject({
+  id: z.string(),
+  signer: SignerResponse,
+  enrollment_token: z.string().nullable(),
+  ledger: z.strictObject({ seq: z.int(), hash: z.string() }),
+});
+export const SignerEnrolledResponse = z.strictObject({
+  id: z.string(),
+  key_id: z.string().nullable(),
+  ledger: z.strictObject({ seq: z.int(), hash: z.string() }),
+});
+
 const SignerParams = z.strictObject({ id: z.string().regex(/^sgn_[a-z2-7]{16}$/, 'a signer id (sgn_…)') });
 
 const tokenSha256 = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -123,13 +151,11 @@ export function mountSigners(s: Service): void {
     });
     const signer = state().signers[committed.result]!;
     const last = committed.events[committed.events.length - 1]!;
-    res
-      .status(201)
-      .json({
-        id: signer.id,
-        key_id: signer.key?.key_id ?? null,
-        ledger: { seq: last.seq, hash: last.hash },
-      });
+    res.status(201).json({
+      id: signer.id,
+      key_id: signer.key?.key_id ?? null,
+      ledger: { seq: last.seq, hash: last.hash },
+    });
   });
 
   s.routes.add('POST', '/api/signers/:id/revoke', ...write, async (req, res) => {
