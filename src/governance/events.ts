@@ -130,6 +130,31 @@ export interface DocumentNotarizedData {
   payload_hash: string;
   /** `[{kind: 'notarization', hash: payload_hash}, {kind: 'document', hash: multi_hash.sha256}]` */
   artifacts: ArtifactRef[];
+  /**
+   * NOTARIAL_ACT: a notary's verified act (docs/duties.md); HASH_STAMPED: the seed's bare digests,
+   * recorded but never satisfying the gate. Absent on events before signed duties: HASH_STAMPED.
+   */
+  status?: NotarizationStatus;
+  /** The act, when one was performed (status NOTARIAL_ACT). */
+  act?: NotarialActRecord | null;
+}
+
+export type NotarizationStatus = 'NOTARIAL_ACT' | 'HASH_STAMPED';
+
+/** A notarial act as recorded: the terms the notary signed, the notary's key and signature. */
+export interface NotarialActRecord {
+  notary_signer_id: string;
+  notary_name: string;
+  commission_number: string;
+  commission_state: string;
+  commission_expires_on: IsoDate;
+  act_type: 'acknowledgment' | 'jurat';
+  act_date: IsoDate;
+  appeared_signer_id: string;
+  document_id: string;
+  document_sha256: string;
+  key_id: string;
+  signature: string;
 }
 
 /** A pain.001 party: name, account, and its agent (BIC, ABA routing, or null → NOTPROVIDED). */

@@ -432,7 +432,8 @@ function governance(): OperationSpec[] {
       path: '/api/notarization',
       operationId: 'notarize',
       tag: 'Governance',
-      summary: 'Notarize a recorded document (three digests over its JCS)',
+      summary:
+        'Notarize a recorded document (three digests over its JCS), with a notarial act or hash-stamped',
       body: body('NotarizeBody', NotarizeBody),
       response: recorded('NotarizationResult', R.NotarizationResultSchema, 'The notarization'),
       errors: ['NOT_FOUND'],

@@ -12,9 +12,13 @@ import type {
   ProfileName,
 } from '../projects/profiles.js';
 import type { DrawVerdict, Pral } from '../governance/compile/index.js';
+import type { NotarialActRecord } from '../governance/events.js';
+import { canonicalJson } from '../platform/ledger/canonical.js';
+import { sha256Hex } from '../platform/crypto/hash.js';
 import { PRAL_TERMS } from '../credit/index.js';
 import {
   activeKeyOf,
+  notarialActDocument,
   drawApplicationSha256,
   drawSigningDocument,
   roleMismatch,
@@ -106,6 +110,8 @@ export interface GateContext {
   signers: Readonly<Record<string, Signer>>;
   /** Signatures executing documents, by document id (projects capability). */
   document_signatures: Readonly<Record<string, readonly DocumentSignature[]>>;
+  /** Notarial acts recorded per document id (`DocumentNotarized` with status NOTARIAL_ACT). */
+  notarial_acts: Readonly<Record<string, readonly NotarialActRecord[]>>;
 }
 
 export interface GateResult {
@@ -303,14 +309,53 @@ function waiversGate(checks: readonly WaiverCheck[]): GateResult {
 }
 
 function notarizationGate(profile: Profile, ctx: GateContext, waivers: readonly WaiverCheck[]): GateResult {
+  if (profile.notarized_document_types.length === 0)
+    return result('notarization', true, 'the profile requires no notarized documents');
   const subjects = profile.notarized_document_types.flatMap((type) =>
     notarizationSubjects(type, ctx, waivers),
   );
-  const pending = subjects.filter((d) => !ctx.notarized_document_ids.has(d.id)).map((d) => d.id);
-  if (profile.notarized_document_types.length === 0)
-    return result('notarization', true, 'the profile requires no notarized documents');
-  if (pending.length === 0) return result('notarization', true, `${subjects.length} document(s) notarized`);
-  return result('notarization', false, `not notarized: ${pending.join(', ')}`);
+  const problems = subjects.flatMap((d) => {
+    const why = notarialActProblem(d, ctx);
+    return why === null ? [] : [`${d.id} ${why}`];
+  });
+  if (problems.length === 0)
+    return result('notarization', true, `${subjects.length} document(s) notarized by a notarial act`);
+  return result('notarization', false, problems.join('; '));
+}
+
+/**
+ * Why no recorded act satisfies the gate for the document, or null when one does (docs/duties.md):
+ * an act by an active, enrolled notary whose signature verifies over its terms, over the document
+ * as recorded, with the commission valid on the act date, commissioned in the project's
+ * jurisdiction, and — for a lien waiver — the appearing signer one of the claimant's.
+ */
+export function notarialActProblem(
+  document: Document,
+  ctx: Pick<GateContext, 'project' | 'signers' | 'notarial_acts' | 'notarized_document_ids'>,
+): string | null {
+  const acts = ctx.notarial_acts[document.id] ?? [];
+  if (acts.length === 0)
+    return ctx.notarized_document_ids.has(document.id)
+      ? 'is hash-stamped only (no notarial act)'
+      : 'is not notarized';
+  const digest = sha256Hex(canonicalJson(document));
+  const problems = acts.map((act) => {
+    const notary = ctx.signers[act.notary_signer_id];
+    if (notary?.capacity !== 'Notary' || activeKeyOf(notary)?.key_id !== act.key_id)
+      return 'has an act by a notary who is not enrolled or was revoked';
+    if (act.document_sha256 !== digest) return 'has an act over other bytes';
+    if (!signedBy(notary, notarialActDocument(act), act.signature))
+      return 'has an act whose signature does not verify';
+    if (act.act_date > act.commission_expires_on)
+      return `has an act dated ${act.act_date} under a commission that expired on ${act.commission_expires_on}`;
+    if (act.commission_state !== ctx.project.jurisdiction)
+      return `has an act under a ${act.commission_state} commission, not the project's ${ctx.project.jurisdiction}`;
+    const appeared = ctx.signers[act.appeared_signer_id];
+    if (document.type === 'LIEN_WAIVER' && appeared?.entity_id !== document.claimant)
+      return 'has an act where the signer who appeared is not the claimant’s';
+    return null;
+  });
+  return problems.includes(null) ? null : problems[problems.length - 1]!;
 }
 
 /**

@@ -14,7 +14,7 @@ import { isoDate } from '../platform/clock.js';
 import type { DrawVerdict, Pral } from '../governance/compile/index.js';
 import { idFromUuid } from '../platform/ids.js';
 import { companionEventId, recordCompilation } from '../governance/decide.js';
-import { drawStream, type PaymentPushedData } from '../governance/events.js';
+import { drawStream, type NotarialActRecord, type PaymentPushedData } from '../governance/events.js';
 import { sha256Hex } from '../platform/crypto/hash.js';
 import { drawAt, type GovernanceHead } from '../governance/head.js';
 import {
@@ -129,6 +129,10 @@ export function decidePushPayment(
     rail: rail.rail,
     signers: head.signers.signers,
     document_signatures: head.projects.document_signatures ?? {},
+    notarial_acts: notarialActsByDocument(
+      head,
+      project.input.documents.map((d) => d.id),
+    ),
   };
   const gates = evaluateGates(profile, gateContext);
   const today = isoDate(ctx.now);
@@ -206,6 +210,23 @@ export function decidePushPayment(
     data: (r) => ({ ...payment, ...r }),
   });
   return accepted([...compiled.events, recorded.event], view);
+}
+
+/** The notarial acts recorded at the head for these documents, by document id. */
+export function notarialActsByDocument(
+  head: GovernanceHead,
+  document_ids: readonly string[],
+): Record<string, NotarialActRecord[]> {
+  const out: Record<string, NotarialActRecord[]> = {};
+  for (const document_id of document_ids) {
+    const ids = head.governance.notarizations_by_document[document_id] ?? [];
+    const acts = ids.flatMap((id) => {
+      const act = head.governance.notarizations[id]?.act;
+      return act === undefined || act === null ? [] : [act];
+    });
+    if (acts.length > 0) out[document_id] = acts;
+  }
+  return out;
 }
 
 /** SPEC §6 201 body `payment`. */

@@ -230,7 +230,7 @@ export async function verifyDocumentSignature(
 /** A new Ed25519 key pair (extractable, so the CLI can store it) and its raw public key in base64. */
 export async function generateSignerKey(): Promise<{ keyPair: CryptoKeyPair; publicKey: string }> {
   const s = subtle();
-  const keyPair = (await s.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']));
+  const keyPair = await s.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']);
   const raw = new Uint8Array(await s.exportKey('raw', keyPair.publicKey));
   return { keyPair, publicKey: toBase64(raw) };
 }

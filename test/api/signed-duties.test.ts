@@ -226,4 +226,59 @@ describe('signed duties: signers, draw signatures, executed waivers (issue 15)',
       expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
     });
   });
+
+  describe('notarial acts', () => {
+    const readyButNotarized = async () => {
+      const waiver = await j.fixDocuments();
+      expect((await j.compile()).body.compilation.draw_verdict).to.equal('FUNDABLE');
+      await j.signAll();
+      return waiver;
+    };
+
+    it('records an act under an expired commission, which does not satisfy the gate', async () => {
+      const waiver = await readyButNotarized();
+      const lapsed = await enrolledSigner(j.svc.app, j.lender, {
+        name: 'Old Notary',
+        capacity: 'Notary',
+        commission: { number: 'CA-1000', state: 'CA', expires_on: '2026-05-31' },
+      });
+      const res = await j.notarialAct(waiver, { notary: lapsed });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.status).to.equal('NOTARIAL_ACT');
+      expect(await failing()).to.deep.equal({
+        notarization: `${waiver} has an act dated 2026-06-03 under a commission that expired on 2026-05-31`,
+      });
+      await j.notarize(waiver);
+      expect((await j.post('/api/payment-push', { draw_id: j.drawId })).status).to.equal(201);
+    });
+
+    it('records an act under another state’s commission, which does not fit the project (CA)', async () => {
+      const waiver = await readyButNotarized();
+      const nevada = await enrolledSigner(j.svc.app, j.lender, {
+        name: 'NV Notary',
+        capacity: 'Notary',
+        commission: { number: 'NV-77', state: 'NV', expires_on: '2030-01-01' },
+      });
+      // The act is performed where the notary is commissioned: named elsewhere, it is refused.
+      await refused(
+        () => j.notarialAct(waiver, { notary: nevada, jurisdiction: 'CA' }),
+        400,
+        'jurisdiction_mismatch',
+      );
+      const res = await j.notarialAct(waiver, { notary: nevada, jurisdiction: 'NV' });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(await failing()).to.deep.equal({
+        notarization: `${waiver} has an act under a NV commission, not the project's CA`,
+      });
+    });
+
+    it('refuses a forged notarial act: a signature by a key that is not the notary’s', async () => {
+      const waiver = await readyButNotarized();
+      const impostor = { ...(await j.notary()), privateKey: (await generateSignerKey()).keyPair.privateKey };
+      await refused(() => j.notarialAct(waiver, { notary: impostor }), 400, 'signature_invalid');
+      // A signer who is not a notary cannot perform an act at all.
+      const lender = (await j.signers()).Lender;
+      await refused(() => j.notarialAct(waiver, { notary: lender }), 400);
+    });
+  });
 });

@@ -9,7 +9,14 @@ import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { D, firstDrawBody, projectBody } from './api-fixtures.js';
 import { startService, type TestService } from './service.js';
-import { enrolledSigner, signDrawAs, signWaiverAs, type EnrolledSigner } from './signers.js';
+import { signingDigestHex } from '../../src/sdk/duties.js';
+import {
+  enrolledSigner,
+  notarialSignature,
+  signDrawAs,
+  signWaiverAs,
+  type EnrolledSigner,
+} from './signers.js';
 
 export interface DrawJourney {
   svc: TestService;
@@ -30,6 +37,14 @@ export interface DrawJourney {
     unsigned?: boolean;
   }): Promise<string>;
   signAll(): Promise<void>;
+  /** The lender org's notary (commissioned in CA until 2027-12-31), enrolled on first use. */
+  notary(): Promise<EnrolledSigner>;
+  /** A notarial act (acknowledgment, the GC's signer appearing) over the document, in CA; the response. */
+  notarialAct(
+    documentId: string,
+    opts?: { notary?: EnrolledSigner; jurisdiction?: string },
+  ): Promise<request.Response>;
+  /** `notarialAct`, expected 201. */
   notarize(documentId: string): Promise<void>;
   compile(): Promise<request.Response>;
   /** A title date-down effective on submission day that shows a new $42,000 lien. */
@@ -78,6 +93,7 @@ export async function startJourney(
   const drawId = await created(`/api/projects/${projectId}/draws`, firstDrawBody({ invoices, ...opts.draw }));
 
   let enrolled: Awaited<ReturnType<DrawJourney['signers']>> | null = null;
+  let notary: EnrolledSigner | null = null;
   const journey: DrawJourney = {
     svc,
     lender,
@@ -147,14 +163,60 @@ export async function startJourney(
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
       }
     },
-    async notarize(documentId) {
-      const res = await post('/api/notarization', {
+    async notary() {
+      notary ??= await enrolledSigner(svc.app, lender, {
+        name: 'Nora Public',
+        capacity: 'Notary',
+        commission: { number: 'CA-2299001', state: 'CA', expires_on: '2027-12-31' },
+      });
+      return notary;
+    },
+    async notarialAct(documentId, opts = {}) {
+      const by = opts.notary ?? (await journey.notary());
+      const shown = await request(svc.app)
+        .get(`/api/signers/${by.id}`)
+        .set({ Authorization: `Bearer ${lender.key}` });
+      // A signer without a commission signs empty commission terms (the service refuses the act).
+      const commission = (shown.body.commission ?? { number: '', state: '', expires_on: '' }) as {
+        number: string;
+        state: string;
+        expires_on: string;
+      };
+      const document = await request(svc.app)
+        .get(`/api/documents/${documentId}`)
+        .set({ Authorization: `Bearer ${lender.key}` });
+      const appeared = (await journey.signers()).Contractor;
+      const terms = {
+        notary_signer_id: by.id,
+        notary_name: String(shown.body.name),
+        commission_number: commission.number,
+        commission_state: commission.state,
+        commission_expires_on: commission.expires_on,
+        act_type: 'acknowledgment' as const,
+        act_date: '2026-06-03',
+        appeared_signer_id: appeared.id,
+        document_id: documentId,
+        // multi_hash.sha256: SHA-256 of the recorded document's canonical JSON, as GET answers it.
+        document_sha256: await signingDigestHex(document.body as Record<string, unknown>),
+      };
+      return post('/api/notarization', {
         action: 'notarize',
         document_type: 'LIEN_WAIVER',
         document_id: documentId,
-        jurisdiction: 'CA',
+        jurisdiction: opts.jurisdiction ?? 'CA',
+        act: {
+          notary_signer_id: by.id,
+          act_type: terms.act_type,
+          act_date: terms.act_date,
+          appeared_signer_id: appeared.id,
+          signature: await notarialSignature(by, terms),
+        },
       });
+    },
+    async notarize(documentId) {
+      const res = await journey.notarialAct(documentId);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.status).to.equal('NOTARIAL_ACT');
     },
     compile: () => post('/api/dependency-graph', { action: 'compile_for_draw', project_id: projectId }),
     async recordLien() {

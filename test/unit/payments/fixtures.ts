@@ -5,7 +5,7 @@
  * for funded draw 1, all executed by their claimant's signer and notarized, in balance, no
  * CRITICAL rail. Keys are real Ed25519 keys (node:crypto), generated once per run.
  */
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import type {
   Document,
   DocumentSignature,
@@ -14,9 +14,12 @@ import type {
   Signature,
 } from '../../../src/projects/facts.js';
 import type { GateContext } from '../../../src/payments/index.js';
+import type { NotarialActRecord } from '../../../src/governance/events.js';
+import { canonicalJson } from '../../../src/platform/ledger/canonical.js';
 import { signingDigestHex } from '../../../src/platform/crypto/ed25519.js';
 import {
   drawSigningDocument,
+  notarialActDocument,
   waiverSigningDocument,
   type Signer,
   type SignerCapacity,
@@ -74,7 +77,53 @@ export const SIGNERS = {
   Architect: aSigner('Architect', ARCH),
   Lender: aSigner('Lender', null),
   Sub: aSigner('Claimant', SUB),
+  Notary: aNotary({ number: 'CA-2299001', state: 'CA', expires_on: '2027-12-31' }),
 };
+
+export function aNotary(commission: { number: string; state: string; expires_on: string }): TestSigner {
+  const notary = aSigner('Notary', null);
+  return { ...notary, signer: { ...notary.signer, commission } };
+}
+
+/** The notary's act over the recorded document, with the claimant's signer appearing. */
+export function notarialAct(
+  document: Document,
+  appeared: TestSigner,
+  notary: TestSigner = SIGNERS.Notary,
+  act_date = '2026-03-04',
+): NotarialActRecord {
+  const c = notary.signer.commission!;
+  const terms = {
+    notary_signer_id: notary.signer.id,
+    notary_name: notary.signer.name,
+    commission_number: c.number,
+    commission_state: c.state,
+    commission_expires_on: c.expires_on,
+    act_type: 'acknowledgment' as const,
+    act_date,
+    appeared_signer_id: appeared.signer.id,
+    document_id: document.id,
+    document_sha256: signingDigestHexOfText(canonicalJson(document)),
+  };
+  return {
+    ...terms,
+    key_id: notary.signer.key!.key_id,
+    signature: signDoc(notary.privateKey, notarialActDocument(terms)),
+  };
+}
+
+function signingDigestHexOfText(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Every waiver notarized by an act where its claimant's signer appeared. */
+export function notarizedByAct(docs: readonly Document[]): Record<string, NotarialActRecord[]> {
+  const out: Record<string, NotarialActRecord[]> = {};
+  for (const d of docs)
+    if (d.type === 'LIEN_WAIVER')
+      out[d.id] = [notarialAct(d, d.claimant === GC ? SIGNERS.Contractor : SIGNERS.Sub)];
+  return out;
+}
 
 export function drawSignature(draw: Draw, role: Signature['role'], who: TestSigner, seq: number): Signature {
   const document = drawSigningDocument(draw);
@@ -160,8 +209,9 @@ export function passingContext(overrides: Partial<GateContext> = {}): GateContex
     rail: 'ACH',
     notarized_document_ids: new Set(documents.map((d) => d.id)),
     critical_rails: [],
-    signers: signersById(SIGNERS.Contractor, SIGNERS.Architect, SIGNERS.Lender, SIGNERS.Sub),
+    signers: signersById(SIGNERS.Contractor, SIGNERS.Architect, SIGNERS.Lender, SIGNERS.Sub, SIGNERS.Notary),
     document_signatures: executedBySignature(documents),
+    notarial_acts: notarizedByAct(documents),
     ...overrides,
   };
 }

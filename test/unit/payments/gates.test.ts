@@ -14,7 +14,7 @@ import {
   TREASURY_PROFILE,
 } from '../../../src/projects/profiles.js';
 import { aDraw, aProject, GC, SUB } from '../compile/fixtures.js';
-import { DRAW_1, DRAW_2, executedBySignature, passingContext, waivers } from './fixtures.js';
+import { DRAW_1, DRAW_2, executedBySignature, notarizedByAct, passingContext, waivers } from './fixtures.js';
 
 const failing = (results: GateResult[]) => results.filter((r) => !r.passed).map((r) => r.gate);
 
@@ -24,7 +24,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       { gate: 'verdict_fundable', passed: true, detail: 'at the head the draw is FUNDABLE' },
       { gate: 'signatures', passed: true, detail: '3 of 3 signed by distinct enrolled signers' },
       { gate: 'waivers_executed', passed: true, detail: '4 required waiver(s) executed' },
-      { gate: 'notarization', passed: true, detail: '4 document(s) notarized' },
+      { gate: 'notarization', passed: true, detail: '4 document(s) notarized by a notarial act' },
       { gate: 'in_balance', passed: true, detail: 'sources cover uses' },
       { gate: 'no_critical_rail', passed: true, detail: 'no rail is CRITICAL' },
       {
@@ -141,8 +141,11 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
           'WAIV-condsubsubsubsub',
           'WAIV-uncosubsubsubsub',
         ]),
+        notarial_acts: Object.fromEntries(
+          Object.entries(notarizedByAct(waivers())).filter(([id]) => id !== 'WAIV-uncogcgcgcgcgcgc'),
+        ),
       },
-      'not notarized: WAIV-uncogcgcgcgcgcgc',
+      'WAIV-uncogcgcgcgcgcgc is not notarized',
     ],
     ['in_balance', 'the project is out of balance', { in_balance: false }, 'project is out of balance'],
     [

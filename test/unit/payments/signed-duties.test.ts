@@ -4,7 +4,10 @@ import { CONSTRUCTION_PROFILE } from '../../../src/projects/profiles.js';
 import type { Draw } from '../../../src/projects/facts.js';
 import { aProject, GC, SUB } from '../compile/fixtures.js';
 import {
+  aNotary,
   aSigner,
+  notarialAct,
+  notarizedByAct,
   drawSignature,
   executedBySignature,
   passingContext,
@@ -133,5 +136,51 @@ describe('payment gate: signed duties (issue 15)', () => {
     expect(gate(passingContext({ documents: altered }), 'waivers_executed').passed).to.equal(false);
     // Unsigned but stated `executed: true`: recorded, not executed.
     expect(gate(passingContext({ document_signatures: {} }), 'waivers_executed').passed).to.equal(false);
+  });
+
+  describe('notarization', () => {
+    const waiver = waivers()[0]!;
+    const withAct = (act: ReturnType<typeof notarialAct>, extra: Partial<GateContext> = {}) => {
+      const ctx = passingContext(extra);
+      return gate(
+        { ...ctx, notarial_acts: { ...notarizedByAct(ctx.documents), [waiver.id]: [act] } },
+        'notarization',
+      );
+    };
+
+    it('does not count a bare hash stamp', () => {
+      const ctx = passingContext();
+      const acts = { ...ctx.notarial_acts };
+      delete acts[waiver.id];
+      expect(gate({ ...ctx, notarial_acts: acts }, 'notarization').detail).to.equal(
+        `${waiver.id} is hash-stamped only (no notarial act)`,
+      );
+    });
+
+    it('does not count an act under a commission that had expired on the act date', () => {
+      const lapsed = aNotary({ number: 'CA-1000', state: 'CA', expires_on: '2026-02-28' });
+      const g = withAct(notarialAct(waiver, SIGNERS.Contractor, lapsed), {
+        signers: { ...passingContext().signers, ...signersById(lapsed) },
+      });
+      expect(g.passed).to.equal(false);
+      expect(g.detail).to.equal(
+        `${waiver.id} has an act dated 2026-03-04 under a commission that expired on 2026-02-28`,
+      );
+    });
+
+    it('does not count an act under another state’s commission', () => {
+      const nevada = aNotary({ number: 'NV-1', state: 'NV', expires_on: '2030-01-01' });
+      const g = withAct(notarialAct(waiver, SIGNERS.Contractor, nevada), {
+        signers: { ...passingContext().signers, ...signersById(nevada) },
+      });
+      expect(g.detail).to.equal(`${waiver.id} has an act under a NV commission, not the project's CA`);
+    });
+
+    it('does not count an act whose appearing signer is not the claimant’s, or whose signature is forged', () => {
+      expect(withAct(notarialAct(waiver, SIGNERS.Lender)).passed).to.equal(false);
+      const act = notarialAct(waiver, SIGNERS.Contractor);
+      const forged = { ...act, act_type: 'jurat' as const };
+      expect(withAct(forged).detail).to.equal(`${waiver.id} has an act whose signature does not verify`);
+    });
   });
 });
