@@ -3,6 +3,7 @@
  * server, `projections:rebuild` and the tests all fold the same set.
  */
 import type { AnyProjection } from '../src/platform/projections/runtime.js';
+import { accountsProjection } from './accounts.js';
 import { credit } from './credit.js';
 import { governance } from './governance.js';
 import { keys } from './keys.js';
@@ -13,6 +14,7 @@ import { registryProjection } from './registry.js';
 import { signersProjection } from './signers.js';
 
 export {
+  accountsProjection,
   credit,
   governance,
   keys,
@@ -33,5 +35,6 @@ export function allProjections(): AnyProjection[] {
     governance,
     credit,
     signersProjection,
+    accountsProjection,
   ];
 }

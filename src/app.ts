@@ -25,6 +25,7 @@ import { mountCreditReportPdf } from './lender-api/pdf-route.js';
 import { mountPages } from './pages/index.js';
 import { mountProjects } from './projects/routes.js';
 import { mountSigners } from './signers/routes.js';
+import { mountAccounts } from './accounts/routes.js';
 import type { SamApiSource } from './registry/index.js';
 import { mountRegistry } from './registry/routes.js';
 import { mountRegistryImport } from './registry/import-route.js';
@@ -164,6 +165,7 @@ export function createApp(deps: AppDeps): Express {
   mountRegistryImport(service);
   mountProjects(service);
   mountSigners(service);
+  mountAccounts(service);
   mountRails(service);
   mountProfiles(service);
   mountGovernance(service, credit);

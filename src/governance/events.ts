@@ -160,8 +160,18 @@ export interface NotarialActRecord {
 /** A pain.001 party: name, account, and its agent (BIC, ABA routing, or null → NOTPROVIDED). */
 export interface InstructionParty {
   name: string;
+  /**
+   * The account as the ledger may show it: its masked number (issue 15), or — on instructions
+   * recorded before — an internal reference. The number itself is in the account vault.
+   */
   account: string;
-  agent: { bic: string } | { aba_routing: string } | null;
+  agent:
+    | { bic: string; aba_routing?: string | undefined }
+    | { bic?: string | undefined; aba_routing: string }
+    | null;
+  /** The registered account (`acct_…`) whose number the vault reveals at delivery. */
+  account_id?: string;
+  scheme?: 'US_ABA' | 'IBAN';
 }
 
 /** Everything a payment instruction says besides its message id and amount (regenerable from the event). */
@@ -173,6 +183,13 @@ export interface PaymentInstructionFacts {
   currency: 'USD';
   end_to_end_id: string;
   remittance_info: string;
+  /** PmtTpInf for the rail (src/payments/pain001.ts); absent before issue 15. */
+  payment_type?: {
+    service_level: string;
+    local_instrument: { cd: string } | { prtry: string } | null;
+    category_purpose: string;
+    charge_bearer: 'SHAR' | 'DEBT' | 'CRED' | 'SLEV' | null;
+  };
 }
 
 /** Attests that money for a draw was pushed on a rail after its gate passed; the draw is FUNDED. */

@@ -22,6 +22,7 @@ import { scanAll } from '../rails/scan-all.js';
 import { verifyContractorRegistry } from '../registry/registry-check.js';
 import type { RegistryState } from '../registry/state.js';
 import { signersProjection, type SignersState } from '../signers/index.js';
+import { accountsProjection, revealAccount, vaultDir, type AccountsState } from '../accounts/index.js';
 import type { ContractorStanding, Pral } from './compile/evidence.js';
 import type { RailPosture } from './rail-posture.js';
 import { scanInputFor, type ExclusionRegistry, type ScanInput } from './scan.js';
@@ -40,6 +41,9 @@ export interface GovernanceHead {
   registry: RegistryState;
   /** Enrolled signers and their keys (docs/duties.md). */
   signers: SignersState;
+  /** Registered bank accounts (masked) and, outside the ledger, the vault that reveals their numbers. */
+  accounts: AccountsState;
+  revealAccount(account_id: string): string | null;
   credit: CreditView;
   /** The org's rail facts narrowed to one project, at this head. */
   railFacts(org_id: string, project_id: string): RailFacts;
@@ -62,6 +66,8 @@ export function headOf(
     governance: s.runtime.state(governance),
     registry: s.runtime.state(registryProjection),
     signers: s.runtime.state(signersProjection),
+    accounts: s.runtime.state(accountsProjection),
+    revealAccount: (account_id) => revealAccount(vaultDir(s.dataDir), account_id),
     credit,
     railFacts: (org_id, project_id) =>
       railFactsFor(projects, s.runtime.state(observationsProjection), org_id, {

@@ -112,10 +112,38 @@ export interface GateContext {
   document_signatures: Readonly<Record<string, readonly DocumentSignature[]>>;
   /** Notarial acts recorded per document id (`DocumentNotarized` with status NOTARIAL_ACT). */
   notarial_acts: Readonly<Record<string, readonly NotarialActRecord[]>>;
+  /** The account the money leaves: the lender's current DISBURSEMENT account, or null. */
+  debtor_account: AccountForGate | null;
+  /** The account it reaches: the payee's current account (ESCROW: the lender's ESCROW account), or null. */
+  creditor_account: AccountForGate | null;
+  /** The payment's date (UTC), for the payee-account window. */
+  today: string;
 }
 
+/** What the `payee_account_stable` gate reads of an account. */
+export interface AccountForGate {
+  id: string;
+  purpose: 'DISBURSEMENT' | 'ESCROW' | 'PAYEE';
+  registered_at: string;
+  registered_by: string;
+  /** API keys that re-verified it. */
+  reverified_by: readonly string[];
+  /** Erased, or its number no longer in the vault. */
+  erased: boolean;
+}
+
+/**
+ * A payee account registered (added or changed) within this many days before a payment fails
+ * `payee_account_stable` until a second lender key — not the one that registered it — re-verifies
+ * it (docs/duties.md): the classic payee-account-fraud window of a construction draw.
+ */
+export const PAYEE_ACCOUNT_WINDOW_DAYS = 10;
+
+/** The gate every profile carries: money reaches a stable, verified account (issue 15). */
+export const PAYEE_ACCOUNT_GATE = 'payee_account_stable';
+
 export interface GateResult {
-  gate: GateName | typeof ELIGIBILITY_GATE;
+  gate: GateName | typeof ELIGIBILITY_GATE | typeof PAYEE_ACCOUNT_GATE;
   passed: boolean;
   detail: string;
 }
@@ -127,6 +155,7 @@ export function evaluateGates(profile: Profile, ctx: GateContext): GateResult[] 
   return [
     ...PROFILE_GATES[profile.name].map((gate) => evaluateGate(gate, profile, ctx, waivers)),
     eligibilityGate(profile, ctx),
+    payeeAccountGate(ctx),
   ];
 }
 
@@ -204,6 +233,37 @@ function eligibilityGate(profile: Profile, ctx: GateContext): GateResult {
     (allowed as readonly string[]).includes(ctx.rail),
     `${detail}; asked ${ctx.rail}`,
   );
+}
+
+/**
+ * `payee_account_stable`: the lender has a disbursement account; the money reaches a registered
+ * account whose number still exists (the payee's, or for ESCROW the lender's escrow account);
+ * a payee account registered within PAYEE_ACCOUNT_WINDOW_DAYS before the payment passes only once
+ * a lender key other than the registering one re-verified it.
+ */
+export function payeeAccountGate(
+  ctx: Pick<GateContext, 'debtor_account' | 'creditor_account' | 'today' | 'rail'>,
+): GateResult {
+  const problems: string[] = [];
+  const { debtor_account: debtor, creditor_account: creditor } = ctx;
+  if (debtor === null) problems.push('the lender has no disbursement account');
+  else if (debtor.erased) problems.push(`the disbursement account ${debtor.id} is erased`);
+  const what = ctx.rail === 'ESCROW' ? 'the lender’s escrow account' : 'the payee';
+  if (creditor === null) problems.push(`no account is registered for ${what}`);
+  else if (creditor.erased) problems.push(`${creditor.id} is erased`);
+  else if (creditor.purpose === 'PAYEE') {
+    const ageDays =
+      (Date.parse(`${ctx.today}T00:00:00Z`) -
+        Date.parse(`${creditor.registered_at.slice(0, 10)}T00:00:00Z`)) /
+      86_400_000;
+    const second = creditor.reverified_by.some((key) => key !== creditor.registered_by);
+    if (ageDays < PAYEE_ACCOUNT_WINDOW_DAYS && !second)
+      problems.push(
+        `${creditor.id} was registered on ${creditor.registered_at.slice(0, 10)}, within ${PAYEE_ACCOUNT_WINDOW_DAYS} days of the payment, and no second lender key re-verified it`,
+      );
+  }
+  if (problems.length > 0) return result(PAYEE_ACCOUNT_GATE, false, problems.join('; '));
+  return result(PAYEE_ACCOUNT_GATE, true, `pays ${creditor!.id} from ${debtor!.id}`);
 }
 
 /**

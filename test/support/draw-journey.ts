@@ -25,6 +25,8 @@ export interface DrawJourney {
   drawId: string;
   gc: string;
   architect: string;
+  /** Account ids: the lender's disbursement and escrow accounts, the GC's payee account. */
+  accounts: { disbursement: string; escrow: string; gc: string };
   /** The three enrolled signers (invited and enrolled on first use): the GC's, the architect's, the lender's. */
   signers(): Promise<{ Contractor: EnrolledSigner; Architect: EnrolledSigner; Lender: EnrolledSigner }>;
   post(path: string, body: unknown, key?: IssuedKey): request.Test;
@@ -55,6 +57,31 @@ export interface DrawJourney {
   readyToPay(): Promise<void>;
 }
 
+const verified = {
+  method: 'callback',
+  reference: 'call-back to the number on file',
+  verified_on: '2026-05-01',
+};
+/** The lender's operating account at its bank (ABA 021000021, checksum-valid). */
+export const LENDER_DISBURSEMENT = {
+  purpose: 'DISBURSEMENT',
+  holder_name: 'First Builders Bank',
+  aba_routing: '021000021',
+  account_number: '4000123456',
+  bic: 'CHASUS33',
+  verification: verified,
+};
+export const LENDER_ESCROW = { ...LENDER_DISBURSEMENT, purpose: 'ESCROW', account_number: '4000998877' };
+/** The GC's operating account (ABA 121000358). */
+export const gcAccount = (gc: string, account_number = '7765432109') => ({
+  purpose: 'PAYEE',
+  entity_id: gc,
+  holder_name: 'Keystone Builders, Inc.',
+  aba_routing: '121000358',
+  account_number,
+  verification: { method: 'micro_deposit', verified_on: '2026-05-01' },
+});
+
 /** A project override: the GC must hold $1M of GL cover (DOMAIN §3 INSURANCE_EXPIRY). */
 export const GL_REQUIRED = { required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }] };
 
@@ -83,6 +110,16 @@ export async function startJourney(
     legal_name: 'Lumen Architecture PLLC',
     roles: ['architect'],
   });
+  // The lender's disbursement and escrow accounts and the GC's account, registered and verified a
+  // month before (older than the payee-account window, docs/duties.md).
+  const now = svc.clock.now();
+  svc.clock.set('2026-05-01T15:00:00Z');
+  const accounts = {
+    disbursement: await created('/api/accounts', LENDER_DISBURSEMENT),
+    escrow: await created('/api/accounts', LENDER_ESCROW),
+    gc: await created('/api/accounts', gcAccount(gc)),
+  };
+  svc.clock.set(now);
   const projectId = await created(
     '/api/projects',
     projectBody({ borrower: owner, general_contractor: gc, architect }, opts.project ?? {}),
@@ -101,6 +138,7 @@ export async function startJourney(
     drawId,
     gc,
     architect,
+    accounts,
     async signers() {
       enrolled ??= {
         Contractor: await enrolledSigner(svc.app, lender, {

@@ -13,7 +13,7 @@ import type {
   LienWaiver,
   Signature,
 } from '../../../src/projects/facts.js';
-import type { GateContext } from '../../../src/payments/index.js';
+import type { AccountForGate, GateContext } from '../../../src/payments/index.js';
 import type { NotarialActRecord } from '../../../src/governance/events.js';
 import { canonicalJson } from '../../../src/platform/ledger/canonical.js';
 import { signingDigestHex } from '../../../src/platform/crypto/ed25519.js';
@@ -188,6 +188,23 @@ export function signedDraw(draw: Draw = aDraw()): Draw {
   };
 }
 
+export function anAccount(
+  id: string,
+  purpose: AccountForGate['purpose'],
+  registered_at: string,
+  extra: Partial<AccountForGate> = {},
+): AccountForGate {
+  return {
+    id,
+    purpose,
+    registered_at,
+    registered_by: 'key_first',
+    reverified_by: [],
+    erased: false,
+    ...extra,
+  };
+}
+
 export function passingContext(overrides: Partial<GateContext> = {}): GateContext {
   const draw = signedDraw();
   const documents = waivers();
@@ -212,6 +229,9 @@ export function passingContext(overrides: Partial<GateContext> = {}): GateContex
     signers: signersById(SIGNERS.Contractor, SIGNERS.Architect, SIGNERS.Lender, SIGNERS.Sub, SIGNERS.Notary),
     document_signatures: executedBySignature(documents),
     notarial_acts: notarizedByAct(documents),
+    debtor_account: anAccount('acct_disbursementdis', 'DISBURSEMENT', '2026-01-05T00:00:00.000Z'),
+    creditor_account: anAccount('acct_gcgcgcgcgcgcgcgc', 'PAYEE', '2026-01-05T00:00:00.000Z'),
+    today: '2026-03-06',
     ...overrides,
   };
 }

@@ -32,6 +32,11 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
         passed: true,
         detail: 'PRAL RELEASE (GC eligibility RELEASE) allows ACH, Wire, RTP, ESCROW; asked ACH',
       },
+      {
+        gate: 'payee_account_stable',
+        passed: true,
+        detail: 'pays acct_gcgcgcgcgcgcgcgc from acct_disbursementdis',
+      },
     ]);
   });
 
@@ -157,9 +162,13 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
   ];
 
   for (const [gate, situation, override, detail] of cases) {
-    it(`reports only ${gate} unmet, and still lists all seven gates, when ${situation}`, () => {
+    it(`reports only ${gate} unmet, and still lists all eight gates, when ${situation}`, () => {
       const results = evaluateGates(CONSTRUCTION_PROFILE, passingContext(override));
-      expect(results.map((r) => r.gate)).to.deep.equal([...PROFILE_GATES.construction, 'eligibility']);
+      expect(results.map((r) => r.gate)).to.deep.equal([
+        ...PROFILE_GATES.construction,
+        'eligibility',
+        'payee_account_stable',
+      ]);
       expect(failing(results)).to.deep.equal([gate]);
       expect(results.find((r) => r.gate === gate)?.detail).to.equal(detail);
     });
@@ -175,6 +184,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
         in_balance: false,
         critical_rails: ['WEATHER'],
         notarized_document_ids: new Set(),
+        creditor_account: null,
       }),
     );
     // notarization passes: with no waiver recorded there is nothing to notarize (waivers_executed reports the gap)
@@ -185,8 +195,9 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       'in_balance',
       'no_critical_rail',
       'eligibility',
+      'payee_account_stable',
     ]);
-    expect(results).to.have.length(7);
+    expect(results).to.have.length(8);
   });
 
   it('lets FUNDABLE_WITH_CONDITIONS and REDUCED pass once a lender accepted every open condition', () => {
@@ -240,6 +251,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
         'in_balance',
         'no_critical_rail',
         'eligibility',
+        'payee_account_stable',
       ]);
       expect(results.find((r) => r.gate === 'signatures')?.detail).to.equal(
         '0 of 3 signed; Requestor: not signed; Manager: not signed; Treasury: not signed',
