@@ -124,6 +124,15 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
     const xml = readFileSync(join(svc.dataDir, 'payments', files[0]!), 'utf8');
     expect(xml).to.include('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
     expect(xml).to.include('<InstdAmt Ccy="USD">135000.00</InstdAmt>');
+    // Bank-ready: the lender's verified disbursement account pays the GC's verified account, both
+    // agents by US ABA routing (USABA), as an ACH corporate credit (CCD); no internal ids, no NOTPROVIDED.
+    expect(xml).to.match(/<DbtrAcct>\s*<Id>\s*<Othr>\s*<Id>4000123456<\/Id>/);
+    expect(xml).to.match(/<CdtrAcct>\s*<Id>\s*<Othr>\s*<Id>7765432109<\/Id>/);
+    expect(xml).to.include('<Cd>USABA</Cd>');
+    expect(xml).to.include('<MmbId>121000358</MmbId>');
+    expect(xml).to.include('<Cd>CCD</Cd>');
+    expect(xml.match(/<CtrlSum>135000.00<\/CtrlSum>/g)).to.have.length(2);
+    expect(xml).to.not.match(/NOTPROVIDED|org_|ent_/);
     const draw = await request(svc.app).get(`/api/draws/${drawId}`).set(auth());
     expect(draw.body.status).to.equal('FUNDED');
 
