@@ -164,7 +164,7 @@ export function createApp(deps: AppDeps): Express {
   mountRegistry(service);
   mountRegistryImport(service);
   mountProjects(service);
-  mountSigners(service);
+  mountSigners(service, deps.secrets.signingKey);
   mountAccounts(service);
   mountRails(service);
   mountProfiles(service);

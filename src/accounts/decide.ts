@@ -27,8 +27,6 @@ export function decideRegisterAccount(
 ): AccountsDecided {
   if (data.entity_id !== null && !ctx.entityExists(data.entity_id))
     return { ok: false, code: 'INVALID_REQUEST', detail: `unknown entity ${data.entity_id}` };
-  if (Object.hasOwn(state.accounts, data.account_id))
-    return { ok: false, code: 'CONFLICT', detail: `${data.account_id} exists` };
   return {
     ok: true,
     id: data.account_id,

@@ -33,8 +33,6 @@ export interface BankAccountRegisteredData {
   /** The BIC (required with an IBAN, optional beside an ABA routing number). */
   bic: string | null;
   masked: string;
-  /** HMAC-SHA256 of the number under the subject's data key. */
-  number_hmac: string;
   verification: { method: VerificationMethod; reference: string | null; verified_on: string };
 }
 

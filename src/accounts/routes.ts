@@ -3,7 +3,6 @@
  * (outside the ledger) before the registration is decided, and discards it if the ledger refuses;
  * responses show the masked number and whether the vault can still decrypt it.
  */
-import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { accountsProjection } from '../../projections/accounts.js';
@@ -22,7 +21,7 @@ import {
 } from './decide.js';
 import { ACCOUNT_PURPOSES, VERIFICATION_METHODS, getAccount, subjectOf, type BankAccount } from './facts.js';
 import { abaValid, bicValid, ibanValid, maskAccount, normalizeIban, usAccountValid } from './validate.js';
-import { discardAccount, eraseSubject, revealAccount, sealAccount, vaultDir } from './vault.js';
+import { accountHmac, discardAccount, eraseSubject, revealAccount, sealAccount, vaultDir } from './vault.js';
 
 const verification = z.strictObject({
   method: z.enum(VERIFICATION_METHODS),
@@ -79,9 +78,16 @@ const AccountParams = z.strictObject({
 
 /** The response view: masked, never the number; `erased` once the subject's key is gone. */
 export function accountView(account: BankAccount, dataDir: string) {
-  const decryptable = !account.erased && revealAccount(vaultDir(dataDir), account.id) !== null;
+  const dir = vaultDir(dataDir);
+  const number = account.erased ? null : revealAccount(dir, account.id);
   const { subject: _subject, ...rest } = account;
-  return { ...rest, masked: account.erased ? null : account.masked, erased: account.erased || !decryptable };
+  return {
+    ...rest,
+    masked: number === null ? null : account.masked,
+    // HMAC-SHA256 of the number under the subject's data key: compares accounts without showing them.
+    fingerprint: number === null ? null : accountHmac(dir, account.subject, number),
+    erased: number === null,
+  };
 }
 
 function unwrap(decided: AccountsDecided): Extract<AccountsDecided, { ok: true }> {
@@ -105,15 +111,21 @@ export function mountAccounts(s: Service): void {
     const entity_id = body.entity_id ?? null;
     const subject = subjectOf(org_id, entity_id);
     const number = body.iban !== undefined ? normalizeIban(body.iban) : body.account_number!;
-    const sealedId = accountIdOf(randomUUID());
-    const number_hmac = sealAccount(dir, subject, sealedId, number);
+    // Sealed inside the decision, under the id minted from the event id (stable under replay and
+    // Idempotency-Key retries); discarded if the ledger does not record the registration.
+    let sealedId: string | null = null;
     try {
       const committed = await runCommand(s.ledger, req, (_head, eventId) => {
+        const account_id = accountIdOf(eventId);
+        if (!Object.hasOwn(state().accounts, account_id)) {
+          sealAccount(dir, subject, account_id, number);
+          sealedId = account_id;
+        }
         const decided = unwrap(
           decideRegisterAccount(
             state(),
             {
-              account_id: sealedId,
+              account_id,
               purpose: body.purpose,
               entity_id,
               subject,
@@ -122,7 +134,6 @@ export function mountAccounts(s: Service): void {
               aba_routing: body.aba_routing ?? null,
               bic: body.bic ?? null,
               masked: maskAccount(number),
-              number_hmac,
               verification: {
                 method: body.verification.method,
                 reference: body.verification.reference ?? null,
@@ -138,10 +149,9 @@ export function mountAccounts(s: Service): void {
         );
         return { events: decided.events, result: decided.id };
       });
-      if (committed.duplicate) discardAccount(dir, sealedId);
       answer(res, committed.result, committed.events);
     } catch (error) {
-      discardAccount(dir, sealedId);
+      if (sealedId !== null) discardAccount(dir, sealedId);
       throw error;
     }
   });

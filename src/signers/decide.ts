@@ -57,7 +57,7 @@ const invalid = (detail: string, path: string, code: string): SignersDecided => 
   errors: [{ path: [path], code, message: detail }],
 });
 
-export function decideInviteSigner(state: SignersState, cmd: InviteSigner, ctx: SignersCtx): SignersDecided {
+export function decideInviteSigner(_state: SignersState, cmd: InviteSigner, ctx: SignersCtx): SignersDecided {
   const forOrg = ORG_CAPACITIES.includes(cmd.capacity);
   if (forOrg && cmd.entity_id !== null)
     return invalid(
@@ -77,8 +77,6 @@ export function decideInviteSigner(state: SignersState, cmd: InviteSigner, ctx: 
       'commission',
       'invalid_value',
     );
-  if (Object.hasOwn(state.by_token, cmd.token_sha256))
-    return { ok: false, code: 'CONFLICT', detail: 'token reused' };
   const signer_id = idFromUuid('sgn_', ctx.eventId);
   const expires_at = new Date(ctx.now.getTime() + INVITATION_TTL_DAYS * 86_400_000).toISOString();
   return {

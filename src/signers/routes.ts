@@ -3,7 +3,7 @@
  * `POST /api/signers/enroll` is the one route a signer calls itself: it takes no API key, only the
  * one-time enrollment token (counted per client address on the per-minute policy).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { registryProjection } from '../../projections/registry.js';
@@ -85,7 +85,16 @@ function unwrap(decided: SignersDecided): Extract<SignersDecided, { ok: true }> 
   throw new ProblemError(decided.code, decided.detail, errors ? { errors } : {});
 }
 
-export function mountSigners(s: Service): void {
+/**
+ * The enrollment token of the invitation recorded under `eventId`: an HMAC of the event id under a
+ * server secret (domain-separated), so it is unguessable without the secret yet the same on an
+ * Idempotency-Key retry (which answers it once more only to the caller who holds that key).
+ */
+export function enrollmentToken(secret: string, eventId: string): string {
+  return `plenr_${createHmac('sha256', secret).update(`plumbline/enrollment-token/v1|${eventId}`).digest('base64url')}`;
+}
+
+export function mountSigners(s: Service, tokenSecret: string): void {
   const ctxFor = (now: Date, eventId: string): SignersCtx => ({
     now,
     eventId,
@@ -98,8 +107,9 @@ export function mountSigners(s: Service): void {
   s.routes.add('POST', '/api/signers', ...write, async (req, res) => {
     const body = parseWith(InviteSignerBody, req.body);
     const org_id = authOf(req).org_id;
-    const token = `plenr_${randomBytes(32).toString('base64url')}`;
+    let token = '';
     const committed = await runCommand(s.ledger, req, (_head, eventId) => {
+      token = enrollmentToken(tokenSecret, eventId);
       const decided = unwrap(
         decideInviteSigner(
           state(),
@@ -118,11 +128,12 @@ export function mountSigners(s: Service): void {
     });
     const signer = getSigner(state(), org_id, committed.result)!;
     const last = committed.events[committed.events.length - 1]!;
-    // The token is shown once: a retried request (same Idempotency-Key) cannot show it again.
+    // Shown here only: the ledger holds its SHA-256. A retry with the same Idempotency-Key (only the
+    // same API key can make one) derives and shows the same token again.
     res.status(201).json({
       id: signer.id,
       signer: signerView(signer),
-      enrollment_token: committed.duplicate ? null : token,
+      enrollment_token: token,
       ledger: { seq: last.seq, hash: last.hash },
     });
   });

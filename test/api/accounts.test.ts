@@ -64,7 +64,7 @@ describe('accounts and payee controls (issue 15)', function () {
       scheme: 'US_ABA',
       aba_routing: '121000358',
     });
-    expect(shown.body.number_hmac).to.match(/^[0-9a-f]{64}$/);
+    expect(shown.body.fingerprint).to.match(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(shown.body)).to.not.include('7765432109');
     const ledger = await request(j.svc.app).get('/api/ledger?limit=500').set(auth());
     expect(JSON.stringify(ledger.body)).to.not.include('7765432109');
@@ -101,7 +101,7 @@ describe('accounts and payee controls (issue 15)', function () {
     expect(erased.body.key_deleted).to.equal(true);
     expect(revealAccount(vaultDir(j.svc.dataDir), j.accounts.gc)).to.equal(null);
     const shown = await request(j.svc.app).get(`/api/accounts/${j.accounts.gc}`).set(auth());
-    expect(shown.body).to.include({ erased: true, masked: null });
+    expect(shown.body).to.include({ erased: true, masked: null, fingerprint: null });
     // The lender's own accounts are another subject: untouched.
     expect(revealAccount(vaultDir(j.svc.dataDir), j.accounts.disbursement)).to.equal('4000123456');
     expect(await gateOf('payee_account_stable')).to.equal(`${j.accounts.gc} is erased`);
