@@ -3,18 +3,19 @@
  * party, with an enrolled Ed25519 key. The party is a registry entity (the GC, the architect, a
  * subcontractor claiming a waiver) or, with `entity_id` null, the lender org that invited it.
  */
-import { SIGNER_ROLES } from '../projects/profiles.js';
+import { PROFILES, SIGNER_ROLES } from '../projects/profiles.js';
 
 /** What a signer signs as: a certification-chain role, a lien claimant, or a notary public. */
 export const SIGNER_CAPACITIES = [...SIGNER_ROLES, 'Claimant', 'Notary'] as const;
 export type SignerCapacity = (typeof SIGNER_CAPACITIES)[number];
 
-/** Capacities that sign for the lender org itself (no entity). */
+/**
+ * Capacities that sign for the lender org itself (no entity): each profile's third chain role
+ * (construction Lender, treasury Treasury, insurance Underwriter, government Comptroller,
+ * supply_chain Bank — see `partyOfRole`) and the notary.
+ */
 export const ORG_CAPACITIES: readonly SignerCapacity[] = [
-  'Lender',
-  'Treasury',
-  'Bank',
-  'Underwriter',
+  ...new Set(Object.values(PROFILES).flatMap((p) => p.certification_chain.slice(2, 3))),
   'Notary',
 ];
 

@@ -10,6 +10,7 @@ import { registryProjection } from '../../projections/registry.js';
 import { signersProjection } from '../../projections/signers.js';
 import { authOf, ctxOf } from '../platform/http/context.js';
 import { runCommand } from '../platform/http/command.js';
+import { derivedEventId } from '../platform/ids.js';
 import { jsonBody } from '../platform/http/middleware.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { countRequest } from '../platform/http/rate-limit.js';
@@ -150,7 +151,10 @@ export function mountSigners(s: Service, tokenSecret: string): void {
       ctxOf(req).request_id,
     );
     const body = parseWith(EnrollSignerBody, req.body);
-    const committed = await runCommand(s.ledger, req, (_head, eventId) => {
+    // One enrollment per token: its event id is derived from the token's hash, so a retry is the
+    // same event (the request carries no API key, hence no Idempotency-Key of its own).
+    const eventId = derivedEventId(`signer-enrollment/${tokenSha256(body.token)}`);
+    const committed = await runCommand(s.ledger, req, () => {
       const decided = unwrap(
         decideEnrollSigner(
           state(),
