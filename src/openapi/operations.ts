@@ -47,6 +47,7 @@ import {
   SignerInvitedResponse,
   SignerResponse,
 } from '../signers/routes.js';
+import { EraseAccountsBody, RegisterAccountBody, ReverifyAccountBody } from '../accounts/routes.js';
 
 /** Who may call a route, and with which credential (SPEC §1). */
 export type Access = 'public' | 'lender' | 'pdf' | 'project' | 'ledger' | 'admin';
@@ -832,6 +833,70 @@ function duties(): OperationSpec[] {
       summary: "Execute a lien waiver: its claimant's signer's Ed25519 signature over its terms",
       body: body('SignDocumentBody', SignDocumentBody),
       response: created('DocumentSignature'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/accounts',
+      operationId: 'registerAccount',
+      summary:
+        'Register a lender or payee bank account (ABA + account number, or IBAN + BIC), with its verification',
+      body: body('RegisterAccountBody', RegisterAccountBody),
+      response: created('Account'),
+      errors: ['INVALID_REQUEST'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/accounts/:id/verify',
+      operationId: 'reverifyAccount',
+      summary: 'Re-verify an account with a second lender key (not the registering one)',
+      body: body('ReverifyAccountBody', ReverifyAccountBody),
+      response: created('Re-verification'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/accounts/erase',
+      operationId: 'eraseAccounts',
+      summary: "Erase a payee's (or the org's) account numbers by deleting their data key (crypto-shredding)",
+      body: body('EraseAccountsBody', EraseAccountsBody),
+      response: {
+        status: 201,
+        description: 'The erasure recorded and the data key deleted',
+        json: {
+          name: 'AccountsErased',
+          schema: z.strictObject({
+            subject: z.string(),
+            key_deleted: z.boolean(),
+            ledger: z.strictObject({ seq: z.int(), hash: z.string() }),
+          }),
+        },
+      },
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/accounts',
+      operationId: 'listAccounts',
+      summary: "The org's bank accounts, masked",
+      response: ok('AccountList', z.strictObject({ items: z.array(z.record(z.string(), z.unknown())) })),
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/accounts/:id',
+      operationId: 'getAccount',
+      summary: 'One bank account, masked (erased: true once its data key is deleted)',
+      response: ok('Account', z.record(z.string(), z.unknown())),
       errors: ['NOT_FOUND'],
     },
     {
