@@ -77,7 +77,7 @@ export function decideEraseSubject(
     ok: true,
     id: subject,
     events: [
-      accountsEvent('AccountSubjectErased', ctx.eventId, `account-subject-${subject}`, {
+      accountsEvent('AccountSubjectErased', ctx.eventId, `account-subject-${subject.replace('/', '.')}`, {
         subject,
         account_ids: ids,
       }),

@@ -186,22 +186,7 @@ export function decidePushPayment(
   const reviewed = previous === undefined ? undefined : head.governance.compilations[previous];
   const acceptance = head.governance.acceptances_by_draw[draw.id];
   const today = isoDate(ctx.now);
-  const debtorAccount = currentAccount(head.accounts, ctx.org_id, 'DISBURSEMENT');
-  const creditorAccount =
-    rail.rail === 'ESCROW'
-      ? currentAccount(head.accounts, ctx.org_id, 'ESCROW')
-      : currentAccount(head.accounts, ctx.org_id, 'PAYEE', project.project.general_contractor);
-  const forGate = (a: BankAccount | null): AccountForGate | null =>
-    a === null
-      ? null
-      : {
-          id: a.id,
-          purpose: a.purpose,
-          registered_at: a.registered_at,
-          registered_by: a.registered_by,
-          reverified_by: a.reverifications.map((r) => r.by),
-          erased: a.erased || head.revealAccount(a.id) === null,
-        };
+  const accounts = paymentAccounts(head, ctx.org_id, project.project.general_contractor, rail.rail);
   const gateContext: GateContext = {
     project: project.project,
     draw,
@@ -217,18 +202,9 @@ export function decidePushPayment(
     reviewed: reviewed ? { seq: reviewed.seq, draw_verdict: reviewed.draw_verdict } : null,
     accepted_codes: acceptance ? acceptance.accepted_codes : null,
     in_balance: result.adequacy?.in_balance ?? false,
-    notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
     critical_rails: project.rails.critical,
     rail: rail.rail,
-    signers: head.signers.signers,
-    document_signatures: head.projects.document_signatures ?? {},
-    notarial_acts: notarialActsByDocument(
-      head,
-      project.input.documents.map((d) => d.id),
-    ),
-    debtor_account: forGate(debtorAccount),
-    creditor_account: forGate(creditorAccount),
-    today,
+    ...dutiesAt(head, project.input.documents, accounts, today),
   };
   const gates = evaluateGates(profile, gateContext);
 
@@ -277,9 +253,9 @@ export function decidePushPayment(
       created_at: ctx.now.toISOString(),
       requested_execution_date: today,
       // The gate passed: both accounts exist and their numbers are in the vault (masked here).
-      debtor: partyOfAccount(debtorAccount!.holder_name, debtorAccount!),
+      debtor: partyOfAccount(accounts.debtor!.holder_name, accounts.debtor!),
       // ESCROW: a book transfer to the lender's escrow account in the GC's favour.
-      creditor: partyOfAccount(creditorAccount!.holder_name, creditorAccount!),
+      creditor: partyOfAccount(accounts.creditor!.holder_name, accounts.creditor!),
       payment_type: paymentTypeOf(rail.rail),
       currency: 'USD',
       end_to_end_id: draw.id,
@@ -302,6 +278,67 @@ export function decidePushPayment(
     data: (r) => ({ ...payment, ...r }),
   });
   return accepted([...compiled.events, recorded.event], view);
+}
+
+/** The accounts a payment on `rail` would use: the lender's disbursement account, and the GC's (ESCROW: the lender's escrow account). */
+export function paymentAccounts(
+  head: GovernanceHead,
+  org_id: string,
+  payee: string,
+  rail: PushRail,
+): { debtor: BankAccount | null; creditor: BankAccount | null } {
+  return {
+    debtor: currentAccount(head.accounts, org_id, 'DISBURSEMENT'),
+    creditor:
+      rail === 'ESCROW'
+        ? currentAccount(head.accounts, org_id, 'ESCROW')
+        : currentAccount(head.accounts, org_id, 'PAYEE', payee),
+  };
+}
+
+/**
+ * What the gates read at the head beyond the compilation (docs/duties.md): signers, document
+ * signatures, notarial acts and the payment's accounts — one place, so the push and a read-only
+ * view of the gates build the same `GateContext`.
+ */
+export function dutiesAt(
+  head: GovernanceHead,
+  documents: readonly { id: string }[],
+  accounts: { debtor: BankAccount | null; creditor: BankAccount | null },
+  today: string,
+): Pick<
+  GateContext,
+  | 'notarized_document_ids'
+  | 'signers'
+  | 'document_signatures'
+  | 'notarial_acts'
+  | 'debtor_account'
+  | 'creditor_account'
+  | 'today'
+> {
+  const forGate = (a: BankAccount | null): AccountForGate | null =>
+    a === null
+      ? null
+      : {
+          id: a.id,
+          purpose: a.purpose,
+          registered_at: a.registered_at,
+          registered_by: a.registered_by,
+          reverified_by: a.reverifications.map((r) => r.by),
+          erased: a.erased || head.revealAccount(a.id) === null,
+        };
+  return {
+    notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
+    signers: head.signers.signers,
+    document_signatures: head.projects.document_signatures ?? {},
+    notarial_acts: notarialActsByDocument(
+      head,
+      documents.map((d) => d.id),
+    ),
+    debtor_account: forGate(accounts.debtor),
+    creditor_account: forGate(accounts.creditor),
+    today,
+  };
 }
 
 /** The notarial acts recorded at the head for these documents, by document id. */
