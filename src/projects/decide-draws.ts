@@ -148,8 +148,14 @@ function decideVerifiedDrawSignature(
       { path: ['signer_id'], code: 'signer_not_enrolled', message: `${body.signer_id} has no active key` },
     ]);
   const application_sha256 = drawApplicationSha256(draw);
+  // Signatures that still count: over these bytes, by a signer whose key is still active (a revoked
+  // signer's role can be signed again by another).
   const current = draw.signatures.filter(
-    (s) => s.attestation === 'ED25519' && s.application_sha256 === application_sha256,
+    (s) =>
+      s.attestation === 'ED25519' &&
+      s.application_sha256 === application_sha256 &&
+      s.signer_id !== null &&
+      activeKeyOf(ctx.lookups.signer?.(ctx.org_id, s.signer_id))?.key_id === s.key_id,
   );
   const other = current.find((s) => s.signer_id === signer.id);
   if (other)

@@ -195,6 +195,13 @@ describe('signed duties: signers, draw signatures, executed waivers (issue 15)',
         400,
         'signer_not_enrolled',
       );
+      // Another enrolled signer of the lender signs the role again, and the draw pays.
+      const successor = await enrolledSigner(j.svc.app, j.lender, {
+        name: 'Second Banker',
+        capacity: 'Lender',
+      });
+      expect((await signDrawAs(j.svc.app, j.lender, j.drawId, 'Lender', successor)).status).to.equal(201);
+      expect((await j.post('/api/payment-push', { draw_id: j.drawId })).status).to.equal(201);
     });
 
     it('refuses one public key enrolled for two signers', async () => {
