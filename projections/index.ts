@@ -3,6 +3,7 @@
  * server, `projections:rebuild` and the tests all fold the same set.
  */
 import type { AnyProjection } from '../src/platform/projections/runtime.js';
+import { accountsProjection } from './accounts.js';
 import { credit } from './credit.js';
 import { governance } from './governance.js';
 import { keys } from './keys.js';
@@ -10,8 +11,10 @@ import { ledgerIndex } from './ledger-index.js';
 import { observationsProjection } from './observations.js';
 import { projectsProjection } from './projects.js';
 import { registryProjection } from './registry.js';
+import { signersProjection } from './signers.js';
 
 export {
+  accountsProjection,
   credit,
   governance,
   keys,
@@ -19,6 +22,7 @@ export {
   observationsProjection,
   projectsProjection,
   registryProjection,
+  signersProjection,
 };
 
 export function allProjections(): AnyProjection[] {
@@ -30,5 +34,7 @@ export function allProjections(): AnyProjection[] {
     observationsProjection,
     governance,
     credit,
+    signersProjection,
+    accountsProjection,
   ];
 }

@@ -10,6 +10,7 @@ import type { Projection } from '../src/platform/projections/runtime.js';
 import { cloneJson } from '../src/platform/projections/clone.js';
 import {
   isProjectsEventType,
+  type DocumentSignedData,
   type DrawSignedData,
   type DrawSubmittedData,
   type GovernanceDrawEventMap,
@@ -29,8 +30,9 @@ type Known = { [T in ProjectsEventType]: SealedEvent<T, ProjectsEventMap[T]> }[P
 
 export const projectsProjection: Projection<ProjectsState> = {
   name: 'projects',
-  // 3: `by_entity` (the credit bureau's participation index).
-  version: 3,
+  // 3: `by_entity` (the credit bureau's participation index). 4: signed duties (attested signatures,
+  // `document_signatures`).
+  version: 4,
   init: () => ({
     projects: {},
     change_orders: {},
@@ -40,6 +42,7 @@ export const projectsProjection: Projection<ProjectsState> = {
     by_project: {},
     by_org: {},
     by_entity: {},
+    document_signatures: {},
   }),
   evolve(state, event) {
     const org_id = event.meta.org_id;
@@ -96,6 +99,8 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
       return submitDraw(s, e.data, recorded);
     case 'DrawSigned':
       return signDraw(s, e.data, e);
+    case 'DocumentSigned':
+      return signDocument(s, e.data, e);
     case 'ObservationRecorded':
       return observe(s, e.data, e.seq);
     case 'FindingResolved':
@@ -167,10 +172,33 @@ function signDraw(s: ProjectsState, d: DrawSignedData, e: SealedEvent): void {
   const draw = s.draws[d.draw_id];
   if (!draw) return;
   const { role, signer_name, signed_on } = d;
-  draw.signatures.push({ role, signer_name, signed_on, recorded_at: e.recorded_at, recorded_seq: e.seq });
+  // Events before signed duties (issue 15) carry the seed's shape: self-attested.
+  draw.signatures.push({
+    role,
+    signer_name,
+    signed_on,
+    attestation: d.attestation ?? 'SELF_ATTESTED',
+    signer_id: d.signer_id ?? null,
+    key_id: d.key_id ?? null,
+    application_sha256: d.application_sha256 ?? null,
+    signature: d.signature ?? null,
+    recorded_at: e.recorded_at,
+    recorded_seq: e.seq,
+  });
   // A signature certifies the draw; it changes nothing a compile reads, so it does not make the
   // latest compilation stale (SPEC §6 gate: "newer than every event that affects the draw"). The
   // `signatures` gate checks signatures itself. Without this, compile → sign → push could never pass.
+}
+
+/** A document's execution by signature; it changes nothing a compile reads (like a draw signature). */
+function signDocument(s: ProjectsState, d: DocumentSignedData, e: SealedEvent): void {
+  if (!s.documents[d.document_id]) return;
+  const { project_id: _project, ...signature } = d;
+  ((s.document_signatures ??= {})[d.document_id] ??= []).push({
+    ...signature,
+    recorded_at: e.recorded_at,
+    recorded_seq: e.seq,
+  });
 }
 
 /** A milestone observation completes the project's milestone; any observation is a project fact. */

@@ -28,6 +28,8 @@ import { pdfLinkKey } from './lender-api/pdf-link.js';
 import { mountCreditViews } from './lender-api/credit-views.js';
 import { mountPages } from './pages/index.js';
 import { mountProjects } from './projects/routes.js';
+import { mountSigners } from './signers/routes.js';
+import { mountAccounts } from './accounts/routes.js';
 import type { SamApiSource } from './registry/index.js';
 import { mountRegistry } from './registry/routes.js';
 import { mountRegistryImport } from './registry/import-route.js';
@@ -177,6 +179,8 @@ export function createApp(deps: AppDeps): Express {
   mountRegistry(service);
   mountRegistryImport(service);
   mountProjects(service);
+  mountSigners(service, deps.secrets.signingKey);
+  mountAccounts(service);
   mountRails(service, credit);
   mountProfiles(service);
   mountGovernance(service, credit);

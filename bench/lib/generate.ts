@@ -11,6 +11,8 @@
  * drift from what the service records; events are sealed exactly as the Ledger seals them and
  * appended in batches (BatchWriter). Same seed and size → same bytes.
  */
+import { accountsProjection } from '../../src/accounts/index.js';
+import { signersProjection } from '../../src/signers/index.js';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { credit as creditProjection } from '../../projections/credit.js';
@@ -157,6 +159,8 @@ class Generator {
   readonly #governance = new Fold<GovernanceState>(governance);
   readonly #observations = new Fold(observationsProjection);
   readonly #credit = new Fold(creditProjection);
+  readonly #signers = new Fold(signersProjection);
+  readonly #accounts = new Fold(accountsProjection);
   readonly #reads: FoldReadModels;
   readonly #creditView: ReturnType<typeof creditView>;
   readonly #pools: Record<'general_contractor' | 'architect' | 'inspector' | 'supplier', Firm[]>;
@@ -183,6 +187,8 @@ class Generator {
       this.#governance,
       this.#observations,
       this.#credit,
+      this.#signers,
+      this.#accounts,
     ] as Fold<unknown>[];
     this.writer = new BatchWriter(this.store, EMPTY_HEAD, folds, opts.batch ?? 2000);
     this.#reads = new FoldReadModels(folds);
@@ -513,7 +519,10 @@ class Generator {
       eventId,
       publicBaseUrl: PUBLIC_BASE_URL,
     };
-    const decided = decide(headFrom(this.#reads, this.writer.head, this.#creditView), ctx);
+    const decided = decide(
+      headFrom(this.#reads, this.writer.head, this.#creditView, this.#opts.dataDir),
+      ctx,
+    );
     if (this.writer.seq + decided.events.length > this.#opts.events) throw new Enough();
     for (const event of decided.events)
       this.#emit(event, this.#meta(lender, what), event.id ?? this.#nextId());

@@ -73,6 +73,7 @@ import type { ProjectModel, Scenario } from './model.js';
 import { baselineObservations } from './observations.js';
 import { Rng } from './prng.js';
 import { emitProject } from './project-steps.js';
+import { emitAccounts } from './duties.js';
 import { registrySteps } from './registry-hook.js';
 import { LENDERS, ROSTER } from './roster.js';
 import { extraScenario, SCENARIOS } from './scenarios.js';
@@ -156,7 +157,21 @@ export function planDemo(opts: DemoOptions = {}): DemoPlan {
   const t = new Timeline();
   entitySteps(t, identifiers, starts_on, lenderOf(projects));
   for (const s of registrySteps(identifiers, starts_on, today)) t.add(s.date, s.draft);
-  for (const m of projects) emitProject(m, t, today);
+  // Accounts the day the entities are onboarded: long before any payment (docs/duties.md).
+  emitAccounts(
+    t,
+    starts_on,
+    LENDERS.map((l, index) => ({ name: l.legal_name, index })),
+    [
+      ...new Map(
+        projects.map((p) => [
+          `${p.scenario.lender}|${p.scenario.gc}`,
+          { gc: p.scenario.gc, lender: p.scenario.lender },
+        ]),
+      ).values(),
+    ],
+  );
+  for (const m of projects) emitProject(m, t, today, seed);
   for (const s of creditInquiries(gcLenders(projects), today)) t.add(s.date, s.draft);
   const steps = t.finalize();
   const late = steps.find((s) => s.date > today);

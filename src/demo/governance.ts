@@ -19,6 +19,7 @@ import type { DrawModel, Problem, ProjectModel } from './model.js';
 import { latestDraw } from './model.js';
 import type { Json, StepDraft } from './steps.js';
 import { ref } from './steps.js';
+import { notarialAct } from './duties.js';
 
 /** Governance reads and recordings answer 200 or 201 depending on the route; either is success. */
 const RECORDED = [200, 201] as const;
@@ -57,8 +58,10 @@ const compile = (date: string, m: ProjectModel, d: DrawModel): DatedStep =>
     `${d.ref}: compile for draw`,
   );
 
-const notarize = (date: string, m: ProjectModel, waiverRef: string): DatedStep =>
-  gov(
+/** A notarial act (docs/duties.md): the project's notary acknowledges the claimant's signer. */
+function notarize(date: string, m: ProjectModel, waiverRef: string, claimant: string): DatedStep {
+  const { act, sign } = notarialAct(m, waiverRef, claimant, date);
+  const step = gov(
     date,
     m,
     '/api/notarization',
@@ -67,9 +70,12 @@ const notarize = (date: string, m: ProjectModel, waiverRef: string): DatedStep =
       document_type: 'LIEN_WAIVER',
       document_id: ref(waiverRef),
       jurisdiction: m.scenario.jurisdiction,
+      act,
     },
-    `${waiverRef}: notarize lien waiver`,
+    `${waiverRef}: notarial act on the lien waiver`,
   );
+  return { ...step, draft: { ...step.draft, sign } };
+}
 
 /**
  * The review of one application and, when it is to be funded, its payment: on funding day the
@@ -80,11 +86,14 @@ const notarize = (date: string, m: ProjectModel, waiverRef: string): DatedStep =
 export function reviewSteps(m: ProjectModel, d: DrawModel, previous: DrawModel | undefined): DatedStep[] {
   const review = [scan(d.review_on, m), compile(d.review_on, m, d)];
   if (!d.fund) return review;
-  const waivers =
+  const waivers: [string, string][] =
     m.scenario.profile === 'construction'
       ? [
-          ...d.waivers.map((_, i) => `${d.ref}.w${i}`),
-          ...(previous?.unconditional ?? []).map((_, i) => `${previous!.ref}.u${i}`),
+          ...d.waivers.map((w, i): [string, string] => [`${d.ref}.w${i}`, w.claimant]),
+          ...(previous?.unconditional ?? []).map((w, i): [string, string] => [
+            `${previous!.ref}.u${i}`,
+            w.claimant,
+          ]),
         ]
       : [];
   const push = gov(
@@ -111,7 +120,7 @@ export function reviewSteps(m: ProjectModel, d: DrawModel, previous: DrawModel |
     ...review,
     // Re-scan first: a document delivered since the review (a corrected waiver) closes its finding.
     scan(d.funded_on, m),
-    ...waivers.map((w) => notarize(d.funded_on, m, w)),
+    ...waivers.map(([w, claimant]) => notarize(d.funded_on, m, w, claimant)),
     compile(d.funded_on, m, d),
     accept,
     push,

@@ -4,6 +4,7 @@
  * inspection and title date-down after it; the review and payment hook; the unconditional waivers
  * after payment), rail observations, the final review and the scenario's extra steps.
  */
+import { drawSignatureStep, emitSigners, waiverSignatureStep } from './duties.js';
 import { finalSteps, reviewSteps } from './governance.js';
 import type { DrawModel, ProjectModel, WaiverModel } from './model.js';
 import type { Json, Timeline } from './steps.js';
@@ -108,7 +109,7 @@ function emitSubmission(m: ProjectModel, d: DrawModel, t: Timeline): void {
 /** Waivers and signatures at submission, then the inspection and the title date-down. */
 function emitPackage(m: ProjectModel, d: DrawModel, t: Timeline): void {
   const L = m.scenario.lender;
-  d.waivers.forEach((w, i) =>
+  d.waivers.forEach((w, i) => {
     t.ingest(
       w.recorded_on,
       L,
@@ -116,18 +117,12 @@ function emitPackage(m: ProjectModel, d: DrawModel, t: Timeline): void {
       waiverBody(w, d),
       `${d.ref}: ${w.waiver_type} waiver by ${w.claimant}`,
       `${d.ref}.w${i}`,
-    ),
-  );
-  for (const s of d.signatures) {
-    const body = { role: s.role, signer_name: m.signers[s.role]!, signed_on: s.signed_on };
-    t.ingest(
-      s.signed_on,
-      L,
-      `/api/draws/${ref(d.ref)}/signatures`,
-      body,
-      `${d.ref}: signed by the ${s.role}`,
     );
-  }
+    // Executed by the claimant's enrolled signer (docs/duties.md), the day it is recorded.
+    t.add(w.recorded_on, waiverSignatureStep(m, `${d.ref}.w${i}`, w.claimant, 'ingest'));
+  });
+  // Each chain role's enrolled signer signs the application as the service computed it.
+  for (const s of d.signatures) t.add(s.signed_on, drawSignatureStep(m, d.ref, s.role));
   if (d.inspection) {
     const body = {
       type: 'INSPECTION_REPORT',
@@ -160,7 +155,7 @@ function emitPackage(m: ProjectModel, d: DrawModel, t: Timeline): void {
 /** The lender's review and payment (governance hook), then everyone's unconditional waivers. */
 function emitReview(m: ProjectModel, d: DrawModel, previous: DrawModel | undefined, t: Timeline): void {
   for (const step of reviewSteps(m, d, previous)) t.add(step.date, step.draft);
-  d.unconditional.forEach((w, i) =>
+  d.unconditional.forEach((w, i) => {
     t.add(w.recorded_on, {
       phase: 'after_funding',
       sender: m.scenario.lender,
@@ -168,11 +163,12 @@ function emitReview(m: ProjectModel, d: DrawModel, previous: DrawModel | undefin
       body: waiverBody(w, d),
       label: `${d.ref}: unconditional waiver by ${w.claimant} after payment`,
       save: `${d.ref}.u${i}`,
-    }),
-  );
+    });
+    t.add(w.recorded_on, waiverSignatureStep(m, `${d.ref}.u${i}`, w.claimant, 'after_funding'));
+  });
 }
 
-export function emitProject(m: ProjectModel, t: Timeline, today: string): void {
+export function emitProject(m: ProjectModel, t: Timeline, today: string, seed: string): void {
   const L = m.scenario.lender;
   t.ingest(
     m.registered_on,
@@ -182,6 +178,7 @@ export function emitProject(m: ProjectModel, t: Timeline, today: string): void {
     `${m.ref}: register ${m.scenario.name}`,
     m.ref,
   );
+  emitSigners(m, t, seed);
   for (const c of m.certificates) {
     const body = {
       type: 'INSURANCE_CERTIFICATE',

@@ -20,6 +20,7 @@ import { MemoryRateLimitStore, RateLimiter } from '../platform/rate-limit/index.
 import { countDataset, type DemoCounts } from './counts.js';
 import type { DemoPlan } from './dataset.js';
 import { issueDemoKey } from './keys.js';
+import { signResource } from './duties.js';
 import { Rng } from './prng.js';
 import {
   DEFAULT_PHASES,
@@ -136,7 +137,8 @@ async function send(
   seed: string,
 ): Promise<void> {
   const ids = requestIds(seed);
-  const { path, body } = resolveStep(step, refs);
+  const { path, body: unsigned } = resolveStep(step, refs);
+  const body = step.sign === undefined ? unsigned : await signed(base, step, key, refs, seed, unsigned);
   const response = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: {
@@ -152,9 +154,41 @@ async function send(
   const text = await response.text();
   if (!step.expect.includes(response.status)) throw new DemoStepFailed(step, response.status, text);
   if (step.save === undefined) return;
-  const id = (JSON.parse(text) as { id?: unknown }).id;
-  if (typeof id !== 'string') throw new DemoStepFailed(step, response.status, `no id in ${text}`);
-  refs[step.save] = id;
+  const answered = JSON.parse(text) as { id?: unknown; enrollment_token?: unknown };
+  if (typeof answered.id !== 'string') throw new DemoStepFailed(step, response.status, `no id in ${text}`);
+  refs[step.save] = answered.id;
+  // An invited signer's one-time token, for its enrollment step (docs/duties.md).
+  if (typeof answered.enrollment_token === 'string') refs[`${step.save}.token`] = answered.enrollment_token;
+}
+
+/** The step's body with the signature its signer makes over the resource as the service serves it. */
+async function signed(
+  base: string,
+  step: DemoStep,
+  key: IssuedKey,
+  refs: Record<string, string>,
+  seed: string,
+  body: Json,
+): Promise<Json> {
+  const spec = step.sign!;
+  const resource = await fetch(`${base}${resolveText(spec.resource, refs, step)}`, {
+    headers: { authorization: `Bearer ${key.key}` },
+  });
+  const text = await resource.text();
+  if (resource.status !== 200)
+    throw new DemoStepFailed(step, resource.status, `signing ${spec.resource}: ${text}`);
+  const resolved =
+    spec.kind === 'act'
+      ? {
+          ...spec,
+          terms: resolveJson(spec.terms, refs, step) as unknown as typeof spec.terms,
+        }
+      : spec;
+  const signature = signResource(seed, resolved, JSON.parse(text));
+  const object = body as { [key: string]: Json };
+  if (spec.kind === 'act')
+    return { ...object, act: { ...(object.act as { [key: string]: Json }), signature } };
+  return { ...object, signature };
 }
 
 async function listen(deps: AppDeps, clock: ManualClock) {

@@ -4,6 +4,7 @@
  * ids the service answered, so a plan is pure data and can be built before any id exists.
  */
 import type { FindingCode } from '../governance/findings.js';
+import type { SignSpec } from './duties.js';
 
 /**
  * - `ingest`: SPEC §5 ingestion routes (the facts).
@@ -55,6 +56,8 @@ export interface StepDraft {
   label: string;
   /** For `POST /api/findings/{finding}/resolve`: the finding the path names. */
   finding?: FindingSelector;
+  /** The runner signs the resource and puts the signature in the body (`signature`, or `act.signature`). */
+  sign?: SignSpec;
 }
 
 export interface DemoStep extends Required<Pick<StepDraft, 'phase' | 'sender' | 'path' | 'body' | 'label'>> {
@@ -69,6 +72,7 @@ export interface DemoStep extends Required<Pick<StepDraft, 'phase' | 'sender' | 
   raw?: { content_type: string; text: string };
   save?: string;
   finding?: FindingSelector;
+  sign?: SignSpec;
 }
 
 export const ref = (name: string): string => `@{${name}}`;

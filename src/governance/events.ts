@@ -135,13 +135,48 @@ export interface DocumentNotarizedData {
   payload_hash: string;
   /** `[{kind: 'notarization', hash: payload_hash}, {kind: 'document', hash: multi_hash.sha256}]` */
   artifacts: ArtifactRef[];
+  /**
+   * NOTARIAL_ACT: a notary's verified act (docs/duties.md); HASH_STAMPED: the seed's bare digests,
+   * recorded but never satisfying the gate. Absent on events before signed duties: HASH_STAMPED.
+   */
+  status?: NotarizationStatus;
+  /** The act, when one was performed (status NOTARIAL_ACT). */
+  act?: NotarialActRecord | null;
+}
+
+export type NotarizationStatus = 'NOTARIAL_ACT' | 'HASH_STAMPED';
+
+/** A notarial act as recorded: the terms the notary signed, the notary's key and signature. */
+export interface NotarialActRecord {
+  notary_signer_id: string;
+  notary_name: string;
+  commission_number: string;
+  commission_state: string;
+  commission_expires_on: IsoDate;
+  act_type: 'acknowledgment' | 'jurat';
+  act_date: IsoDate;
+  appeared_signer_id: string;
+  document_id: string;
+  document_sha256: string;
+  key_id: string;
+  signature: string;
 }
 
 /** A pain.001 party: name, account, and its agent (BIC, ABA routing, or null → NOTPROVIDED). */
 export interface InstructionParty {
   name: string;
+  /**
+   * The account as the ledger may show it: its masked number (issue 15), or — on instructions
+   * recorded before — an internal reference. The number itself is in the account vault.
+   */
   account: string;
-  agent: { bic: string } | { aba_routing: string } | null;
+  agent:
+    | { bic: string; aba_routing?: string | undefined }
+    | { bic?: string | undefined; aba_routing: string }
+    | null;
+  /** The registered account (`acct_…`) whose number the vault reveals at delivery. */
+  account_id?: string;
+  scheme?: 'US_ABA' | 'IBAN';
 }
 
 /** Everything a payment instruction says besides its message id and amount (regenerable from the event). */
@@ -153,6 +188,13 @@ export interface PaymentInstructionFacts {
   currency: 'USD';
   end_to_end_id: string;
   remittance_info: string;
+  /** PmtTpInf for the rail (src/payments/pain001.ts); absent before issue 15. */
+  payment_type?: {
+    service_level: string;
+    local_instrument: { cd: string } | { prtry: string } | null;
+    category_purpose: string;
+    charge_bearer: 'SHAR' | 'DEBT' | 'CRED' | 'SLEV' | null;
+  };
 }
 
 /** Attests that money for a draw was pushed on a rail after its gate passed; the draw is FUNDED. */

@@ -23,6 +23,8 @@ import type { RailFacts } from '../rails/rail.js';
 import { scanAll } from '../rails/scan-all.js';
 import { verifyContractorRegistry } from '../registry/registry-check.js';
 import type { RegistryState } from '../registry/state.js';
+import { signersProjection, type SignersState } from '../signers/index.js';
+import { accountsProjection, revealAccount, vaultDir, type AccountsState } from '../accounts/index.js';
 import type { ContractorStanding, Pral } from './compile/evidence.js';
 import type { RailPosture } from './rail-posture.js';
 import { scanInputFor, type ExclusionRegistry, type ScanInput } from './scan.js';
@@ -39,6 +41,11 @@ export interface GovernanceHead {
   projects: ProjectsState;
   governance: GovernanceState;
   registry: RegistryState;
+  /** Enrolled signers and their keys (docs/duties.md). */
+  signers: SignersState;
+  /** Registered bank accounts (masked) and, outside the ledger, the vault that reveals their numbers. */
+  accounts: AccountsState;
+  revealAccount(account_id: string): string | null;
   credit: CreditView;
   /** The org's rail facts at this head, narrowed to one project unless `project_id` is null. */
   railFacts(org_id: string, project_id: string | null): RailFacts;
@@ -63,17 +70,28 @@ export interface ReadModels {
  * Rail facts are ledger facts only (the read models at `ledger`), never process state.
  */
 export function headOf(s: Service, ledger: LedgerHead, credit: CreditView): GovernanceHead {
-  return headFrom(s.runtime, ledger, credit);
+  return headFrom(s.runtime, ledger, credit, s.dataDir);
 }
 
-/** The head over any `ReadModels` that stand at `ledger` (the bench generator decides on its folds). */
-export function headFrom(read: ReadModels, ledger: LedgerHead, credit: CreditView): GovernanceHead {
+/**
+ * The head over any `ReadModels` that stand at `ledger` (the bench generator decides on its folds);
+ * `dataDir` holds the account vault that reveals payee account numbers.
+ */
+export function headFrom(
+  read: ReadModels,
+  ledger: LedgerHead,
+  credit: CreditView,
+  dataDir: string,
+): GovernanceHead {
   const projects = read.state(projectsProjection);
   return {
     ledger,
     projects,
     governance: read.state(governance),
     registry: read.state(registryProjection),
+    signers: read.state(signersProjection),
+    accounts: read.state(accountsProjection),
+    revealAccount: (account_id) => revealAccount(vaultDir(dataDir), account_id),
     credit,
     railFacts: (org_id, project_id) =>
       railFactsFor(projects, read.state(observationsProjection), org_id, {

@@ -35,6 +35,7 @@ import {
   RecordObservationBody,
   RegisterProjectBody,
   ResolveFindingBody,
+  SignDocumentBody,
   SignDrawBody,
   SubmitDrawBody,
 } from '../projects/contract.js';
@@ -42,6 +43,15 @@ import { RAIL_NAMES, RAIL_PATHS } from '../rails/rail.js';
 import { ImportRegistryFileBody, ImportSummarySchema, RegisterEntityBody } from '../registry/contract.js';
 import * as R from './responses.js';
 import { keyAdminOperations } from './key-admin.js';
+import {
+  EnrollSignerBody,
+  InviteSignerBody,
+  RevokeSignerBody,
+  SignerEnrolledResponse,
+  SignerInvitedResponse,
+  SignerResponse,
+} from '../signers/routes.js';
+import { EraseAccountsBody, RegisterAccountBody, ReverifyAccountBody } from '../accounts/routes.js';
 
 /** Who may call a route, and with which credential (SPEC §1). */
 export type Access = 'public' | 'lender' | 'pdf' | 'project' | 'ledger' | 'admin';
@@ -431,7 +441,8 @@ function governance(): OperationSpec[] {
       path: '/api/notarization',
       operationId: 'notarize',
       tag: 'Governance',
-      summary: 'Notarize a recorded document (three digests over its JCS)',
+      summary:
+        'Notarize a recorded document (three digests over its JCS), with a notarial act or hash-stamped',
       body: body('NotarizeBody', NotarizeBody),
       response: recorded('NotarizationResult', R.NotarizationResultSchema, 'The notarization'),
       errors: ['NOT_FOUND'],
@@ -758,6 +769,161 @@ export function developerResources(): OperationSpec[] {
   ];
 }
 
+/** Signed duties (docs/duties.md): signers, their enrollment, and signatures executing documents. */
+function duties(): OperationSpec[] {
+  const T = { tag: 'Duties' } as const;
+  return [
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/signers',
+      operationId: 'inviteSigner',
+      summary: 'Invite a signer for a party and capacity; answers the one-time enrollment token once',
+      body: body('InviteSignerBody', InviteSignerBody),
+      response: {
+        status: 201,
+        description: 'The invited signer and its enrollment token',
+        json: { name: 'SignerInvited', schema: SignerInvitedResponse },
+      },
+      errors: ['INVALID_REQUEST'],
+    },
+    {
+      ...T,
+      access: 'public',
+      method: 'POST',
+      path: '/api/signers/enroll',
+      operationId: 'enrollSigner',
+      summary: 'Enroll an Ed25519 public key with the enrollment token alone (no API key)',
+      body: body('EnrollSignerBody', EnrollSignerBody),
+      response: {
+        status: 201,
+        description: 'The enrolled key',
+        json: { name: 'SignerEnrolled', schema: SignerEnrolledResponse },
+      },
+      errors: ['INVALID_REQUEST', 'UNAUTHENTICATED', 'CONFLICT', 'RATE_LIMITED'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/signers/:id/revoke',
+      operationId: 'revokeSigner',
+      summary: 'Revoke a signer and its key: its signatures stop counting',
+      body: body('RevokeSignerBody', RevokeSignerBody),
+      response: created('Revocation'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/signers',
+      operationId: 'listSigners',
+      summary: "The org's signers",
+      response: ok('SignerList', z.strictObject({ items: z.array(SignerResponse) })),
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/signers/:id',
+      operationId: 'getSigner',
+      summary: 'One signer',
+      response: ok('Signer', SignerResponse),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/documents/:id/signatures',
+      operationId: 'signDocument',
+      summary: "Execute a lien waiver: its claimant's signer's Ed25519 signature over its terms",
+      body: body('SignDocumentBody', SignDocumentBody),
+      response: created('DocumentSignature'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/accounts',
+      operationId: 'registerAccount',
+      summary:
+        'Register a lender or payee bank account (ABA + account number, or IBAN + BIC), with its verification',
+      body: body('RegisterAccountBody', RegisterAccountBody),
+      response: created('Account'),
+      errors: ['INVALID_REQUEST'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/accounts/:id/verify',
+      operationId: 'reverifyAccount',
+      summary: 'Re-verify an account with a second lender key (not the registering one)',
+      body: body('ReverifyAccountBody', ReverifyAccountBody),
+      response: created('Re-verification'),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...W,
+      ...T,
+      method: 'POST',
+      path: '/api/accounts/erase',
+      operationId: 'eraseAccounts',
+      summary: "Erase a payee's (or the org's) account numbers by deleting their data key (crypto-shredding)",
+      body: body('EraseAccountsBody', EraseAccountsBody),
+      response: {
+        status: 201,
+        description: 'The erasure recorded and the data key deleted',
+        json: {
+          name: 'AccountsErased',
+          schema: z.strictObject({
+            subject: z.string(),
+            key_deleted: z.boolean(),
+            ledger: z.strictObject({ seq: z.int(), hash: z.string() }),
+          }),
+        },
+      },
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/accounts',
+      operationId: 'listAccounts',
+      summary: "The org's bank accounts, masked",
+      response: ok('AccountList', z.strictObject({ items: z.array(z.record(z.string(), z.unknown())) })),
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/accounts/:id',
+      operationId: 'getAccount',
+      summary: 'One bank account, masked (erased: true once its data key is deleted)',
+      response: ok('Account', z.record(z.string(), z.unknown())),
+      errors: ['NOT_FOUND'],
+    },
+    {
+      ...Rd,
+      ...T,
+      method: 'GET',
+      path: '/api/documents/:id/signatures',
+      operationId: 'listDocumentSignatures',
+      summary: 'The signatures executing a document',
+      response: ok(
+        'DocumentSignatureList',
+        z.strictObject({ items: z.array(z.record(z.string(), z.unknown())) }),
+      ),
+      errors: ['NOT_FOUND'],
+    },
+  ];
+}
+
 /** The read views the governance pages and the front door use (issue 18). */
 function pageViews(): OperationSpec[] {
   return [
@@ -830,6 +996,7 @@ function pageViews(): OperationSpec[] {
 export function routeOperations(): OperationSpec[] {
   return [
     ...ingestion(),
+    ...duties(),
     ...governance(),
     ...rails(),
     ...ledgerAndPlatform(),

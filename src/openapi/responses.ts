@@ -328,6 +328,9 @@ export const NotarizationResultSchema = z.looseObject({
   jurisdiction: str,
   notarized_at: str,
   multi_hash: z.looseObject({ sha256: hex64, sha3: hex64, blake2b: hex64 }),
+  /** NOTARIAL_ACT (a verified act) or HASH_STAMPED (bare digests; never satisfies the gate). */
+  status: z.enum(['NOTARIAL_ACT', 'HASH_STAMPED']),
+  act: z.looseObject({ notary_signer_id: str, act_type: str, act_date: str, signature: str }).nullable(),
   ledger: LedgerHeadSchema,
 });
 

@@ -3,7 +3,7 @@
  * and reported — never short-circuited — so a refused push tells the lender everything that is
  * missing at once, and the `PaymentPushBlocked` event records the full picture.
  */
-import type { Document, Draw, LienWaiver, Project } from '../projects/facts.js';
+import type { Document, DocumentSignature, Draw, LienWaiver, Project } from '../projects/facts.js';
 import type {
   GateName,
   NotarizableDocumentType,
@@ -12,7 +12,21 @@ import type {
   ProfileName,
 } from '../projects/profiles.js';
 import type { DrawVerdict, Pral } from '../governance/compile/index.js';
+import type { NotarialActRecord } from '../governance/events.js';
+import { canonicalJson } from '../platform/ledger/canonical.js';
+import { sha256Hex } from '../platform/crypto/hash.js';
 import { PRAL_TERMS } from '../credit/index.js';
+import {
+  activeKeyOf,
+  notarialActDocument,
+  drawApplicationSha256,
+  drawSigningDocument,
+  roleMismatch,
+  signedBy,
+  waiverSha256,
+  waiverSigningDocument,
+  type Signer,
+} from '../signers/index.js';
 import { checkWaivers, requiredWaivers, type WaiverCheck } from './waivers.js';
 
 /**
@@ -94,19 +108,56 @@ export interface GateContext {
   no_evidence_rails: readonly string[];
   /** The rail the push asks for. */
   rail: PushRail;
+  /** Signers by id at the head (signers capability): who may sign, with which key. */
+  signers: Readonly<Record<string, Signer>>;
+  /** Signatures executing documents, by document id (projects capability). */
+  document_signatures: Readonly<Record<string, readonly DocumentSignature[]>>;
+  /** Notarial acts recorded per document id (`DocumentNotarized` with status NOTARIAL_ACT). */
+  notarial_acts: Readonly<Record<string, readonly NotarialActRecord[]>>;
+  /** The account the money leaves: the lender's current DISBURSEMENT account, or null. */
+  debtor_account: AccountForGate | null;
+  /** The account it reaches: the payee's current account (ESCROW: the lender's ESCROW account), or null. */
+  creditor_account: AccountForGate | null;
+  /** The payment's date (UTC), for the payee-account window. */
+  today: string;
 }
 
+/** What the `payee_account_stable` gate reads of an account. */
+export interface AccountForGate {
+  id: string;
+  purpose: 'DISBURSEMENT' | 'ESCROW' | 'PAYEE';
+  registered_at: string;
+  registered_by: string;
+  /** API keys that re-verified it. */
+  reverified_by: readonly string[];
+  /** Erased, or its number no longer in the vault. */
+  erased: boolean;
+}
+
+/**
+ * A payee account registered (added or changed) within this many days before a payment fails
+ * `payee_account_stable` until a second lender key — not the one that registered it — re-verifies
+ * it (docs/duties.md): the classic payee-account-fraud window of a construction draw.
+ */
+export const PAYEE_ACCOUNT_WINDOW_DAYS = 10;
+
+/** The gate every profile carries: money reaches a stable, verified account (issue 15). */
+export const PAYEE_ACCOUNT_GATE = 'payee_account_stable';
+
 export interface GateResult {
-  gate: GateName | typeof ELIGIBILITY_GATE;
+  gate: GateName | typeof ELIGIBILITY_GATE | typeof PAYEE_ACCOUNT_GATE;
   passed: boolean;
   detail: string;
 }
 
 export function evaluateGates(profile: Profile, ctx: GateContext): GateResult[] {
-  const waivers = checkWaivers(requiredWaivers(ctx.project, ctx.draw, ctx.draws), ctx.documents);
+  const waivers = checkWaivers(requiredWaivers(ctx.project, ctx.draw, ctx.draws), ctx.documents, (w) =>
+    isExecutedBySignature(w, ctx),
+  );
   return [
     ...PROFILE_GATES[profile.name].map((gate) => evaluateGate(gate, profile, ctx, waivers)),
     eligibilityGate(profile, ctx),
+    payeeAccountGate(ctx),
   ];
 }
 
@@ -122,7 +173,7 @@ function evaluateGate(
     case 'verdict_fundable':
       return verdictGate(ctx);
     case 'signatures':
-      return signaturesGate(profile, ctx.draw);
+      return signaturesGate(profile, ctx);
     case 'waivers_executed':
       return waiversGate(waivers);
     case 'notarization':
@@ -196,6 +247,37 @@ function eligibilityGate(profile: Profile, ctx: GateContext): GateResult {
 }
 
 /**
+ * `payee_account_stable`: the lender has a disbursement account; the money reaches a registered
+ * account whose number still exists (the payee's, or for ESCROW the lender's escrow account);
+ * a payee account registered within PAYEE_ACCOUNT_WINDOW_DAYS before the payment passes only once
+ * a lender key other than the registering one re-verified it.
+ */
+export function payeeAccountGate(
+  ctx: Pick<GateContext, 'debtor_account' | 'creditor_account' | 'today' | 'rail'>,
+): GateResult {
+  const problems: string[] = [];
+  const { debtor_account: debtor, creditor_account: creditor } = ctx;
+  if (debtor === null) problems.push('the lender has no disbursement account');
+  else if (debtor.erased) problems.push(`the disbursement account ${debtor.id} is erased`);
+  const what = ctx.rail === 'ESCROW' ? 'the lender’s escrow account' : 'the payee';
+  if (creditor === null) problems.push(`no account is registered for ${what}`);
+  else if (creditor.erased) problems.push(`${creditor.id} is erased`);
+  else if (creditor.purpose === 'PAYEE') {
+    const ageDays =
+      (Date.parse(`${ctx.today}T00:00:00Z`) -
+        Date.parse(`${creditor.registered_at.slice(0, 10)}T00:00:00Z`)) /
+      86_400_000;
+    const second = creditor.reverified_by.some((key) => key !== creditor.registered_by);
+    if (ageDays < PAYEE_ACCOUNT_WINDOW_DAYS && !second)
+      problems.push(
+        `${creditor.id} was registered on ${creditor.registered_at.slice(0, 10)}, within ${PAYEE_ACCOUNT_WINDOW_DAYS} days of the payment, and no second lender key re-verified it`,
+      );
+  }
+  if (problems.length > 0) return result(PAYEE_ACCOUNT_GATE, false, problems.join('; '));
+  return result(PAYEE_ACCOUNT_GATE, true, `pays ${creditor!.id} from ${debtor!.id}`);
+}
+
+/**
  * Rails a PRAL allows on a profile (DOMAIN §6). ESCROW — a joint check / escrow disbursement, the
  * HOLD row's rail — is the most guarded way to pay, so any PRAL that pays at all allows it.
  */
@@ -206,41 +288,145 @@ export function eligibleRails(pral: Pral, profile: Profile): string[] {
   return pral === 'DENY' ? [] : [...rails, 'ESCROW'];
 }
 
-function signaturesGate(profile: Profile, draw: Draw): GateResult {
-  const signed = new Set(draw.signatures.map((s) => s.role));
-  const missing = profile.certification_chain.filter((role) => !signed.has(role));
+/**
+ * The signatures gate (docs/duties.md): each role of the chain needs an Ed25519 signature by a
+ * distinct enrolled signer — each with its own key — of the party the role belongs to, over the
+ * draw's application as it stands now (a signature over other bytes is void), whose signer is not
+ * revoked at the head. Self-attested signatures are recorded but never count.
+ */
+export function countedSignatures(
+  profile: Profile,
+  ctx: Pick<GateContext, 'project' | 'draw' | 'signers'>,
+): { counted: Map<string, string>; problems: string[] } {
+  const { draw, project, signers } = ctx;
+  const current = drawApplicationSha256(draw);
+  const document = drawSigningDocument(draw);
+  const counted = new Map<string, string>(); // role → signer id
+  const usedKeys = new Set<string>();
+  const problems: string[] = [];
+  for (const role of profile.certification_chain) {
+    const given = draw.signatures.filter((s) => s.role === role);
+    const valid = given.find((s) => {
+      if (s.attestation !== 'ED25519' || s.signer_id === null || s.signature === null) return false;
+      if (s.application_sha256 !== current) return false;
+      const signer = signers[s.signer_id];
+      const key = activeKeyOf(signer);
+      if (!signer || !key || key.key_id !== s.key_id) return false;
+      if ([...counted.values()].includes(signer.id) || usedKeys.has(key.key_id)) return false;
+      return roleMismatch(signer, project, role) === null && signedBy(signer, document, s.signature);
+    });
+    if (valid) {
+      counted.set(role, valid.signer_id!);
+      usedKeys.add(valid.key_id!);
+      continue;
+    }
+    const why =
+      given.length === 0
+        ? 'not signed'
+        : given.every((s) => s.attestation === 'SELF_ATTESTED')
+          ? 'self-attested only (not counted)'
+          : given.some((s) => s.attestation === 'ED25519' && s.application_sha256 !== current)
+            ? 'signed over earlier bytes of the draw (void)'
+            : 'no signature by a distinct, active signer of its party';
+    problems.push(`${role}: ${why}`);
+  }
+  return { counted, problems };
+}
+
+function signaturesGate(profile: Profile, ctx: GateContext): GateResult {
+  const { counted, problems } = countedSignatures(profile, ctx);
   const chain = profile.certification_chain.length;
-  if (missing.length === 0) return result('signatures', true, `${chain} of ${chain} signed`);
-  return result(
-    'signatures',
-    false,
-    `${chain - missing.length} of ${chain} signed; missing: ${missing.join(', ')}`,
-  );
+  if (problems.length === 0)
+    return result('signatures', true, `${chain} of ${chain} signed by distinct enrolled signers`);
+  return result('signatures', false, `${counted.size} of ${chain} signed; ${problems.join('; ')}`);
+}
+
+/**
+ * A lien waiver is executed when an active signer of its claimant signed its signing bytes as they
+ * stand (docs/duties.md); the `executed` boolean an uploader states does not execute it.
+ */
+export function isExecutedBySignature(
+  waiver: LienWaiver,
+  ctx: Pick<GateContext, 'signers' | 'document_signatures'>,
+): boolean {
+  const current = waiverSha256(waiver);
+  const document = waiverSigningDocument(waiver);
+  return (ctx.document_signatures[waiver.id] ?? []).some((s) => {
+    const signer = ctx.signers[s.signer_id];
+    return (
+      signer !== undefined &&
+      signer.entity_id === waiver.claimant &&
+      s.document_sha256 === current &&
+      activeKeyOf(signer)?.key_id === s.key_id &&
+      signedBy(signer, document, s.signature)
+    );
+  });
 }
 
 function waiversGate(checks: readonly WaiverCheck[]): GateResult {
   const missing = checks
     .filter((c) => c.waiver === null)
     .map(({ requirement: r }) => `${r.kind.toLowerCase()} from ${r.claimant} for ${r.draw_id}`);
-  const unexecuted = checks.flatMap((c) => (c.waiver !== null && !c.waiver.executed ? [c.waiver.id] : []));
+  const unexecuted = checks.flatMap((c) => (c.waiver !== null && !c.executed ? [c.waiver.id] : []));
   if (missing.length === 0 && unexecuted.length === 0)
     return result('waivers_executed', true, `${checks.length} required waiver(s) executed`);
   const parts = [
     missing.length > 0 ? `missing: ${missing.join('; ')}` : '',
-    unexecuted.length > 0 ? `not executed: ${unexecuted.join(', ')}` : '',
+    unexecuted.length > 0
+      ? `not executed (no signature by the claimant's signer): ${unexecuted.join(', ')}`
+      : '',
   ];
   return result('waivers_executed', false, parts.filter((p) => p !== '').join('; '));
 }
 
 function notarizationGate(profile: Profile, ctx: GateContext, waivers: readonly WaiverCheck[]): GateResult {
+  if (profile.notarized_document_types.length === 0)
+    return result('notarization', true, 'the profile requires no notarized documents');
   const subjects = profile.notarized_document_types.flatMap((type) =>
     notarizationSubjects(type, ctx, waivers),
   );
-  const pending = subjects.filter((d) => !ctx.notarized_document_ids.has(d.id)).map((d) => d.id);
-  if (profile.notarized_document_types.length === 0)
-    return result('notarization', true, 'the profile requires no notarized documents');
-  if (pending.length === 0) return result('notarization', true, `${subjects.length} document(s) notarized`);
-  return result('notarization', false, `not notarized: ${pending.join(', ')}`);
+  const problems = subjects.flatMap((d) => {
+    const why = notarialActProblem(d, ctx);
+    return why === null ? [] : [`${d.id} ${why}`];
+  });
+  if (problems.length === 0)
+    return result('notarization', true, `${subjects.length} document(s) notarized by a notarial act`);
+  return result('notarization', false, problems.join('; '));
+}
+
+/**
+ * Why no recorded act satisfies the gate for the document, or null when one does (docs/duties.md):
+ * an act by an active, enrolled notary whose signature verifies over its terms, over the document
+ * as recorded, with the commission valid on the act date, commissioned in the project's
+ * jurisdiction, and — for a lien waiver — the appearing signer one of the claimant's.
+ */
+export function notarialActProblem(
+  document: Document,
+  ctx: Pick<GateContext, 'project' | 'signers' | 'notarial_acts' | 'notarized_document_ids'>,
+): string | null {
+  const acts = ctx.notarial_acts[document.id] ?? [];
+  if (acts.length === 0)
+    return ctx.notarized_document_ids.has(document.id)
+      ? 'is hash-stamped only (no notarial act)'
+      : 'is not notarized';
+  const digest = sha256Hex(canonicalJson(document));
+  const problems = acts.map((act) => {
+    const notary = ctx.signers[act.notary_signer_id];
+    if (notary?.capacity !== 'Notary' || activeKeyOf(notary)?.key_id !== act.key_id)
+      return 'has an act by a notary who is not enrolled or was revoked';
+    if (act.document_sha256 !== digest) return 'has an act over other bytes';
+    if (!signedBy(notary, notarialActDocument(act), act.signature))
+      return 'has an act whose signature does not verify';
+    if (act.act_date > act.commission_expires_on)
+      return `has an act dated ${act.act_date} under a commission that expired on ${act.commission_expires_on}`;
+    if (act.commission_state !== ctx.project.jurisdiction)
+      return `has an act under a ${act.commission_state} commission, not the project's ${ctx.project.jurisdiction}`;
+    const appeared = ctx.signers[act.appeared_signer_id];
+    if (document.type === 'LIEN_WAIVER' && appeared?.entity_id !== document.claimant)
+      return 'has an act where the signer who appeared is not the claimant’s';
+    return null;
+  });
+  return problems.includes(null) ? null : problems[problems.length - 1]!;
 }
 
 /**
@@ -278,15 +464,15 @@ export const GATE_RULES: Readonly<Record<GateResult['gate'], { title: string; ru
   },
   signatures: {
     title: 'Every party of the certification chain has signed',
-    rule: "DOMAIN §12: every role of the profile's certification chain (construction: Contractor, Architect, Lender) signs the pay application",
+    rule: "DOMAIN §12, issue 15: every role of the profile's certification chain (construction: Contractor, Architect, Lender) signs the pay application as it stands now — three distinct enrolled signers of the GC, the architect and the lender, each an Ed25519 signature (docs/duties.md)",
   },
   waivers_executed: {
     title: 'Every lien waiver the draw needs is executed',
-    rule: "DOMAIN §12: a conditional waiver for this draw and the previous draw's unconditional waivers, from every claimant, executed",
+    rule: "DOMAIN §12, issue 15: a conditional waiver for this draw and the previous draw's unconditional waivers, from every claimant, each executed by a signature of a signer of its claimant",
   },
   notarization: {
     title: 'The documents the profile requires notarized are notarized',
-    rule: 'DOMAIN §12: construction requires every lien waiver the draw depends on to be notarized',
+    rule: "DOMAIN §12, issue 15: construction requires every lien waiver the draw depends on to be notarized by a verified notarial act (commission valid on the act date, in the project's state); a bare hash stamp does not count",
   },
   in_balance: {
     title: 'The loan is in balance',
@@ -294,10 +480,14 @@ export const GATE_RULES: Readonly<Record<GateResult['gate'], { title: string; ru
   },
   no_critical_rail: {
     title: 'No governance rail is CRITICAL',
-    rule: 'DOMAIN §8/§12: none of the eleven rails stands at CRITICAL posture for the project',
+    rule: 'DOMAIN §8/§12: none of the eleven rails stands at CRITICAL posture for the project, and no rail the profile requires is without evidence (INSUFFICIENT_DATA)',
   },
   eligibility: {
     title: "The contractor's PRAL allows the payment rail",
     rule: "DOMAIN §6: the general contractor's payment-risk level binds which rails may carry the money",
+  },
+  payee_account_stable: {
+    title: 'The money goes to a stable, verified account',
+    rule: `Issue 15: the lender's disbursement account and the payee's account are registered and not erased; an account added or changed within ${PAYEE_ACCOUNT_WINDOW_DAYS} days needs a second lender key to re-verify it`,
   },
 };

@@ -16,6 +16,7 @@ import type { Ledger } from '../platform/ledger/ledger.js';
 import type { Logger } from '../platform/log.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import { drawStream, governanceEvent } from '../governance/events.js';
+import { revealAccount, vaultDir } from '../accounts/index.js';
 import { instructionOf } from './push.js';
 import type { RailAdapter } from './rail-adapter.js';
 
@@ -32,6 +33,8 @@ export interface OutboxDeps {
   runtime: ProjectionRuntime;
   clock: Clock;
   logger: Logger;
+  /** Where the account vault is (`DATA_DIR`): instructions carry the numbers it reveals. */
+  dataDir?: string;
 }
 
 /** Payments whose instruction is not delivered yet and whose next attempt is due on `now`. */
@@ -109,11 +112,14 @@ export class PaymentOutbox {
     const delivery = state.deliveries[payment_id];
     if (!payment || delivery?.status !== 'PENDING') return;
     const attempt = delivery.attempts + 1;
-    const xml = instructionOf(payment);
+    const dataDir = this.#deps.dataDir;
     const meta = { org_id: payment.org_id, actor: 'payment-outbox', request_id: `outbox-${payment_id}` };
     const base = { payment_id, draw_id: payment.draw_id, message_id: payment.message_id, attempt };
     let outcome;
     try {
+      const xml = instructionOf(payment, (id) =>
+        dataDir === undefined ? null : revealAccount(vaultDir(dataDir), id),
+      );
       const submitted = await this.#adapter.submit({
         format: 'pain.001',
         message_id: payment.message_id,

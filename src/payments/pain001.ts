@@ -9,15 +9,33 @@ import type { Cents, IsoDate, IsoInstant } from '../projects/facts.js';
 
 export const PAIN_001_NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.09';
 
-/** A financial institution by BIC, or by US ABA routing number (ClrSysMmbId, USABA). */
-export type Pain001Agent = { bic: string } | { aba_routing: string };
+/** A financial institution by BIC, by US ABA routing number (ClrSysMmbId, USABA), or both. */
+export type Pain001Agent =
+  { bic: string; aba_routing?: string | undefined } | { bic?: string | undefined; aba_routing: string };
+
+/** An account: an IBAN (`Id/IBAN`), or a US account number (`Id/Othr/Id`, type CACC). */
+export type Pain001Account = { iban: string } | { us_account: string };
 
 export interface Pain001Party {
   name: string;
-  /** Account number (a US account has no IBAN: `Id/Othr/Id`). */
-  account: string;
+  /** A bank account, or (instructions recorded before issue 15) an internal reference (`Id/Othr/Id`). */
+  account: Pain001Account | string;
   /** null → `NOTPROVIDED`, the usual placeholder where the schema requires an agent. */
   agent: Pain001Agent | null;
+}
+
+/**
+ * PmtTpInf (PaymentTypeInformation26) per rail (docs/duties.md): ACH — service level NURG, local
+ * instrument CCD (corporate credit); Wire — URGP; RTP — URGP with the proprietary local
+ * instrument RTP; SWIFT — URGP, charges shared (ChrgBr SHAR); ESCROW — a book transfer between the
+ * lender's own accounts (NURG, proprietary local instrument BOOK, category CASH).
+ */
+export interface Pain001PaymentType {
+  service_level: string;
+  local_instrument: { cd: string } | { prtry: string } | null;
+  category_purpose: string;
+  /** ChrgBr; null leaves it out (the agents' default). */
+  charge_bearer: 'SHAR' | 'DEBT' | 'CRED' | 'SLEV' | null;
 }
 
 export interface Pain001Input {
@@ -36,6 +54,8 @@ export interface Pain001Input {
   end_to_end_id: string;
   /** RmtInf/Ustrd; longer than 140 characters is cut (Max140Text). */
   remittance_info: string;
+  /** Absent on instructions recorded before issue 15: no PmtTpInf. */
+  payment_type?: Pain001PaymentType | undefined;
 }
 
 type Node =
@@ -63,10 +83,12 @@ export function buildPain001(input: Pain001Input): string {
       leaf('PmtMtd', 'TRF'),
       leaf('NbOfTxs', '1'),
       leaf('CtrlSum', amount),
+      ...(input.payment_type === undefined ? [] : [paymentType(input.payment_type)]),
       el('ReqdExctnDt', leaf('Dt', input.requested_execution_date)),
       el('Dbtr', leaf('Nm', max140(input.debtor.name))),
       account('DbtrAcct', input.debtor.account),
       agent('DbtrAgt', input.debtor.agent),
+      ...(input.payment_type?.charge_bearer ? [leaf('ChrgBr', input.payment_type.charge_bearer)] : []),
       el(
         'CdtTrfTxInf',
         el('PmtId', leaf('EndToEndId', max35('end_to_end_id', input.end_to_end_id))),
@@ -81,20 +103,40 @@ export function buildPain001(input: Pain001Input): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="${PAIN_001_NAMESPACE}">\n${render(document, 1)}</Document>\n`;
 }
 
-function account(name: string, id: string): Node {
-  return el(name, el('Id', el('Othr', leaf('Id', id))));
+function paymentType(t: Pain001PaymentType): Node {
+  const local =
+    t.local_instrument === null
+      ? []
+      : [
+          el(
+            'LclInstrm',
+            'cd' in t.local_instrument
+              ? leaf('Cd', t.local_instrument.cd)
+              : leaf('Prtry', t.local_instrument.prtry),
+          ),
+        ];
+  return el(
+    'PmtTpInf',
+    el('SvcLvl', leaf('Cd', t.service_level)),
+    ...local,
+    el('CtgyPurp', leaf('Cd', t.category_purpose)),
+  );
+}
+
+function account(name: string, id: Pain001Account | string): Node {
+  if (typeof id === 'string') return el(name, el('Id', el('Othr', leaf('Id', id))));
+  if ('iban' in id) return el(name, el('Id', leaf('IBAN', id.iban)));
+  return el(name, el('Id', el('Othr', leaf('Id', id.us_account))), el('Tp', leaf('Cd', 'CACC')));
 }
 
 function agent(name: string, agentId: Pain001Agent | null): Node {
   if (agentId === null) return el(name, el('FinInstnId', el('Othr', leaf('Id', 'NOTPROVIDED'))));
-  if ('bic' in agentId) return el(name, el('FinInstnId', leaf('BICFI', agentId.bic)));
-  return el(
-    name,
-    el(
-      'FinInstnId',
-      el('ClrSysMmbId', el('ClrSysId', leaf('Cd', 'USABA')), leaf('MmbId', agentId.aba_routing)),
-    ),
-  );
+  const bic = agentId.bic === undefined ? [] : [leaf('BICFI', agentId.bic)];
+  const aba =
+    agentId.aba_routing === undefined
+      ? []
+      : [el('ClrSysMmbId', el('ClrSysId', leaf('Cd', 'USABA')), leaf('MmbId', agentId.aba_routing))];
+  return el(name, el('FinInstnId', ...bic, ...aba));
 }
 
 /** Cents as a decimal with exactly two places, by integer arithmetic (1234567 → "12345.67"). */

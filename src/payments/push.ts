@@ -14,7 +14,12 @@ import { isoDate } from '../platform/clock.js';
 import type { DrawVerdict, Pral } from '../governance/compile/index.js';
 import { idFromUuid } from '../platform/ids.js';
 import { companionEventId, recordCompilation } from '../governance/decide.js';
-import { drawStream, type PaymentPushedData } from '../governance/events.js';
+import {
+  drawStream,
+  type InstructionParty,
+  type NotarialActRecord,
+  type PaymentPushedData,
+} from '../governance/events.js';
 import { sha256Hex } from '../platform/crypto/hash.js';
 import { drawAt, type GovernanceHead } from '../governance/head.js';
 import {
@@ -26,8 +31,16 @@ import {
 } from '../governance/record.js';
 import type { Cents, Draw } from '../projects/facts.js';
 import { PROFILES, PUSH_RAILS, type Profile, type PushRail } from '../projects/profiles.js';
-import { eligibleRails, evaluateGates, gatesPassed, type GateContext, type GateResult } from './gates.js';
-import { buildPain001, type Pain001Input } from './pain001.js';
+import {
+  eligibleRails,
+  evaluateGates,
+  gatesPassed,
+  type AccountForGate,
+  type GateContext,
+  type GateResult,
+} from './gates.js';
+import { buildPain001, type Pain001Input, type Pain001Party, type Pain001PaymentType } from './pain001.js';
+import { currentAccount, type BankAccount } from '../accounts/index.js';
 
 export type RailCheck =
   | { ok: true; rail: PushRail }
@@ -52,14 +65,84 @@ function isPushRail(rail: string): rail is PushRail {
 /** The `PaymentPushed` payload before `payload_hash` and `artifacts`. */
 export type PaymentPushedPayload = Omit<PaymentPushedData, 'payload_hash' | 'artifacts'>;
 
-/** The pain.001 of a recorded payment: a pure function of the event, so it regenerates to the same bytes. */
-export function instructionOf(payment: PaymentPushedPayload): string {
+/** Reveals a registered account's number from the account vault; null once erased. */
+export type AccountReveal = (account_id: string) => string | null;
+
+/**
+ * The pain.001 of a recorded payment: a pure function of the event and the account numbers the
+ * vault reveals for its account ids, so it regenerates to the same bytes while the numbers exist.
+ * Throws when an account's number was erased: no instruction can be built for it any more.
+ */
+export function instructionOf(payment: PaymentPushedPayload, reveal: AccountReveal = () => null): string {
+  const party = (p: InstructionParty): Pain001Party => {
+    if (p.account_id === undefined) return { name: p.name, account: p.account, agent: p.agent };
+    const number = reveal(p.account_id);
+    if (number === null) throw new Error(`the number of ${p.account_id} is erased or not in this vault`);
+    return {
+      name: p.name,
+      account: p.scheme === 'IBAN' ? { iban: number } : { us_account: number },
+      agent: p.agent,
+    };
+  };
   const input: Pain001Input = {
     message_id: payment.message_id,
     amount: payment.amount,
     ...payment.instruction,
+    debtor: party(payment.instruction.debtor),
+    creditor: party(payment.instruction.creditor),
   };
   return buildPain001(input);
+}
+
+/** PmtTpInf per rail (docs/duties.md). */
+export function paymentTypeOf(rail: PushRail): Pain001PaymentType {
+  switch (rail) {
+    case 'ACH':
+      return {
+        service_level: 'NURG',
+        local_instrument: { cd: 'CCD' },
+        category_purpose: 'SUPP',
+        charge_bearer: null,
+      };
+    case 'Wire':
+      return { service_level: 'URGP', local_instrument: null, category_purpose: 'SUPP', charge_bearer: null };
+    case 'RTP':
+      return {
+        service_level: 'URGP',
+        local_instrument: { prtry: 'RTP' },
+        category_purpose: 'SUPP',
+        charge_bearer: null,
+      };
+    case 'SWIFT':
+      return {
+        service_level: 'URGP',
+        local_instrument: null,
+        category_purpose: 'SUPP',
+        charge_bearer: 'SHAR',
+      };
+    case 'ESCROW':
+      return {
+        service_level: 'NURG',
+        local_instrument: { prtry: 'BOOK' },
+        category_purpose: 'CASH',
+        charge_bearer: null,
+      };
+    default: {
+      const unknown: never = rail;
+      throw new Error(`unknown rail ${String(unknown)}`);
+    }
+  }
+}
+
+/** The instruction party of a registered account: masked number, account id, agent. */
+export function partyOfAccount(name: string, account: BankAccount): InstructionParty {
+  const agent =
+    account.bic !== null
+      ? account.aba_routing !== null
+        ? { bic: account.bic, aba_routing: account.aba_routing }
+        : { bic: account.bic }
+      : { aba_routing: account.aba_routing ?? '' };
+  return { name, account: account.masked, agent, account_id: account.id, scheme: account.scheme };
 }
 
 /** The amount a push pays (issue 14): the REDUCED amount, else G702 line 8 — never the requested figure. */
@@ -86,7 +169,9 @@ function gateContextAt(
   found: NonNullable<ReturnType<typeof drawAt>>,
   compiled: Compiled,
   named: PushRail | null,
-): { gateContext: GateContext; rail: PushRail } {
+  org_id: string,
+  now: Date,
+): { gateContext: GateContext; rail: PushRail; accounts: PaymentAccounts } {
   const { ctx: project, draw } = found;
   const profile = PROFILES[project.project.profile];
   const { result } = compiled;
@@ -95,6 +180,7 @@ function gateContextAt(
   const previous = head.governance.latest_compilation_by_draw[draw.id];
   const reviewed = previous === undefined ? undefined : head.governance.compilations[previous];
   const acceptance = head.governance.acceptances_by_draw[draw.id];
+  const accounts = paymentAccounts(head, org_id, project.project.general_contractor, rail);
   const gateContext: GateContext = {
     project: project.project,
     draw,
@@ -110,12 +196,12 @@ function gateContextAt(
     reviewed: reviewed ? { seq: reviewed.seq, draw_verdict: reviewed.draw_verdict } : null,
     accepted_codes: acceptance ? acceptance.accepted_codes : null,
     in_balance: result.adequacy?.in_balance ?? false,
-    notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
     critical_rails: project.rails.critical,
     no_evidence_rails: project.rails.no_evidence,
     rail,
+    ...dutiesAt(head, project.input.documents, accounts, isoDate(now)),
   };
-  return { gateContext, rail };
+  return { gateContext, rail, accounts };
 }
 
 /** What a payment push of a draw would meet at this head (read-only: nothing is recorded). */
@@ -150,7 +236,7 @@ export function drawGatesAt(
     now,
     companionEventId(`gates-query/${draw_id}`, 'compile'),
   );
-  const { gateContext, rail: chosen } = gateContextAt(head, found, compiled, rail);
+  const { gateContext, rail: chosen } = gateContextAt(head, found, compiled, rail, org_id, now);
   const gates = evaluateGates(PROFILES[found.ctx.project.profile], gateContext);
   return {
     draw_id: found.draw.id,
@@ -190,14 +276,16 @@ export function decidePushPayment(
 
   const compiled = recordCompilation(head, project, draw, ctx.now, companionEventId(ctx.eventId, 'compile'));
   const { result } = compiled;
-  const { gateContext, rail } = gateContextAt(
+  const { gateContext, rail, accounts } = gateContextAt(
     head,
     found,
     compiled,
     command.rail === undefined ? null : named.rail,
+    ctx.org_id,
+    ctx.now,
   );
-  const gates = evaluateGates(profile, gateContext);
   const today = isoDate(ctx.now);
+  const gates = evaluateGates(profile, gateContext);
 
   if (!gatesPassed(gates)) {
     const blocked = {
@@ -243,19 +331,11 @@ export function decidePushPayment(
     instruction: {
       created_at: ctx.now.toISOString(),
       requested_execution_date: today,
-      // No bank accounts are governance facts: internal references here; a bank adapter maps them.
-      debtor: { name: head.orgName(ctx.org_id), account: ctx.org_id, agent: null },
-      creditor: {
-        name:
-          head.registry.entities[project.project.general_contractor]?.legal_name ??
-          project.project.general_contractor,
-        // ESCROW: a joint check / escrow disbursement in the GC's favour, not a transfer to its account.
-        account:
-          rail === 'ESCROW'
-            ? `ESCROW-${project.project.general_contractor}`
-            : project.project.general_contractor,
-        agent: null,
-      },
+      // The gate passed: both accounts exist and their numbers are in the vault (masked here).
+      debtor: partyOfAccount(accounts.debtor!.holder_name, accounts.debtor!),
+      // ESCROW: a book transfer to the lender's escrow account in the GC's favour.
+      creditor: partyOfAccount(accounts.creditor!.holder_name, accounts.creditor!),
+      payment_type: paymentTypeOf(rail),
       currency: 'USD',
       end_to_end_id: draw.id,
       remittance_info: `Draw ${draw.application_no} ${draw.id} on ${project.project.name}`,
@@ -268,10 +348,98 @@ export function decidePushPayment(
     eventId: ctx.eventId,
     payload: view,
     kind: 'payment',
-    extraArtifacts: [{ kind: 'payment_instruction', hash: sha256Hex(instructionOf(payment)) }],
+    extraArtifacts: [
+      {
+        kind: 'payment_instruction',
+        hash: sha256Hex(instructionOf(payment, (id) => head.revealAccount(id))),
+      },
+    ],
     data: (r) => ({ ...payment, ...r }),
   });
   return accepted([...compiled.events, recorded.event], view);
+}
+
+/** The accounts a payment on `rail` would use: the lender's disbursement account, and the GC's (ESCROW: the lender's escrow account). */
+export interface PaymentAccounts {
+  debtor: BankAccount | null;
+  creditor: BankAccount | null;
+}
+
+export function paymentAccounts(
+  head: GovernanceHead,
+  org_id: string,
+  payee: string,
+  rail: PushRail,
+): PaymentAccounts {
+  return {
+    debtor: currentAccount(head.accounts, org_id, 'DISBURSEMENT'),
+    creditor:
+      rail === 'ESCROW'
+        ? currentAccount(head.accounts, org_id, 'ESCROW')
+        : currentAccount(head.accounts, org_id, 'PAYEE', payee),
+  };
+}
+
+/**
+ * What the gates read at the head beyond the compilation (docs/duties.md): signers, document
+ * signatures, notarial acts and the payment's accounts — one place, so the push and a read-only
+ * view of the gates build the same `GateContext`.
+ */
+export function dutiesAt(
+  head: GovernanceHead,
+  documents: readonly { id: string }[],
+  accounts: { debtor: BankAccount | null; creditor: BankAccount | null },
+  today: string,
+): Pick<
+  GateContext,
+  | 'notarized_document_ids'
+  | 'signers'
+  | 'document_signatures'
+  | 'notarial_acts'
+  | 'debtor_account'
+  | 'creditor_account'
+  | 'today'
+> {
+  const forGate = (a: BankAccount | null): AccountForGate | null =>
+    a === null
+      ? null
+      : {
+          id: a.id,
+          purpose: a.purpose,
+          registered_at: a.registered_at,
+          registered_by: a.registered_by,
+          reverified_by: a.reverifications.map((r) => r.by),
+          erased: a.erased || head.revealAccount(a.id) === null,
+        };
+  return {
+    notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
+    signers: head.signers.signers,
+    document_signatures: head.projects.document_signatures ?? {},
+    notarial_acts: notarialActsByDocument(
+      head,
+      documents.map((d) => d.id),
+    ),
+    debtor_account: forGate(accounts.debtor),
+    creditor_account: forGate(accounts.creditor),
+    today,
+  };
+}
+
+/** The notarial acts recorded at the head for these documents, by document id. */
+export function notarialActsByDocument(
+  head: GovernanceHead,
+  document_ids: readonly string[],
+): Record<string, NotarialActRecord[]> {
+  const out: Record<string, NotarialActRecord[]> = {};
+  for (const document_id of document_ids) {
+    const ids = head.governance.notarizations_by_document[document_id] ?? [];
+    const acts = ids.flatMap((id) => {
+      const act = head.governance.notarizations[id]?.act;
+      return act === undefined || act === null ? [] : [act];
+    });
+    if (acts.length > 0) out[document_id] = acts;
+  }
+  return out;
 }
 
 /** SPEC §6 201 body `payment`. */

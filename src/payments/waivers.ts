@@ -22,6 +22,8 @@ export interface WaiverCheck {
   requirement: WaiverRequirement;
   /** The executed waiver meeting it, else a recorded unexecuted one, else null (missing). */
   waiver: LienWaiver | null;
+  /** Whether `waiver` is executed (signed by a signer of its claimant, docs/duties.md). */
+  executed: boolean;
 }
 
 const KIND_OF: Readonly<Record<WaiverType, WaiverKind>> = {
@@ -71,9 +73,14 @@ export function requiredWaivers(project: Project, draw: Draw, draws: readonly Dr
   return [...own, ...released];
 }
 
+/**
+ * `executed` decides whether a recorded waiver is executed; the gate passes `isExecutedBySignature`
+ * (src/payments/gates.ts) — the `executed` boolean an uploader states is never enough.
+ */
 export function checkWaivers(
   requirements: readonly WaiverRequirement[],
   documents: readonly Document[],
+  executed: (waiver: LienWaiver) => boolean,
 ): WaiverCheck[] {
   const waivers = documents.filter((d): d is LienWaiver => d.type === 'LIEN_WAIVER');
   return requirements.map((requirement) => {
@@ -83,6 +90,7 @@ export function checkWaivers(
         w.draw_id === requirement.draw_id &&
         KIND_OF[w.waiver_type] === requirement.kind,
     );
-    return { requirement, waiver: candidates.find((w) => w.executed) ?? candidates[0] ?? null };
+    const done = candidates.find(executed);
+    return { requirement, waiver: done ?? candidates[0] ?? null, executed: done !== undefined };
   });
 }

@@ -246,13 +246,37 @@ export type SubmitDrawBody = z.infer<typeof SubmitDrawBody>;
 // POST /api/draws/:id/signatures, POST /api/findings/:id/resolve
 // ---------------------------------------------------------------------------------------------
 
-export const SignDrawBody = z.strictObject({
-  /** Must also be in the project's profile chain (checked by the decider). */
-  role: z.enum(SIGNER_ROLES),
-  signer_name: shortText,
-  signed_on: isoDate,
-});
+/** A standard padded base64 Ed25519 signature (64 bytes). */
+const ed25519Signature = z.string().regex(/^[A-Za-z0-9+/]{86}==$/, 'a base64 Ed25519 signature (64 bytes)');
+const signerIdRef = z.string().regex(/^sgn_[a-z2-7]{16}$/, 'a signer id (sgn_…)');
+
+/**
+ * A signature by an enrolled signer over the draw's application (docs/duties.md), or the seed's
+ * unsigned shape `{role, signer_name, signed_on}`, recorded as SELF_ATTESTED (never passes the gate).
+ */
+export const SignDrawBody = z.union([
+  z.strictObject({
+    /** Must also be in the project's profile chain (checked by the decider). */
+    role: z.enum(SIGNER_ROLES),
+    signer_id: signerIdRef,
+    signature: ed25519Signature,
+    signed_on: isoDate.optional(),
+  }),
+  z.strictObject({
+    role: z.enum(SIGNER_ROLES),
+    signer_name: shortText,
+    signed_on: isoDate,
+  }),
+]);
 export type SignDrawBody = z.infer<typeof SignDrawBody>;
+
+/** A claimant's signer executing a lien waiver: Ed25519 over the waiver's signing bytes. */
+export const SignDocumentBody = z.strictObject({
+  signer_id: signerIdRef,
+  signature: ed25519Signature,
+  signed_on: isoDate.optional(),
+});
+export type SignDocumentBody = z.infer<typeof SignDocumentBody>;
 
 export const ResolveFindingBody = z.strictObject({
   resolution: longText,

@@ -4,9 +4,12 @@
  * absent values as null.
  */
 import { idFromUuid } from '../platform/ids.js';
-import type { RecordDocumentBody } from './contract.js';
+import { isoDate } from '../platform/clock.js';
+import { activeKeyOf, signedBy, waiverSha256, waiverSigningDocument } from '../signers/index.js';
+import type { RecordDocumentBody, SignDocumentBody } from './contract.js';
 import {
   accepted,
+  conflict,
   invalid,
   notFound,
   orNull,
@@ -16,7 +19,7 @@ import {
 } from './decision.js';
 import { projectsEvent, projectStream, type DistributiveOmit, type DocumentRecordedData } from './events.js';
 import { DOCUMENT_ID_PREFIX, type Project, type ProjectsState } from './facts.js';
-import { getProject } from './queries.js';
+import { getDocument, getProject } from './queries.js';
 import { checkDrawRef, checkEntity, checkSovLine } from './references.js';
 
 export function decideRecordDocument(
@@ -112,4 +115,61 @@ function documentFields(body: RecordDocumentBody): DocumentFields {
       return unreachable;
     }
   }
+}
+
+/**
+ * `POST /api/documents/:id/signatures` (docs/duties.md): a lien waiver is executed when an
+ * enrolled, active signer of its claimant signs its signing bytes; the signature is verified here
+ * and recorded with the signer and key. Only lien waivers are signed this way.
+ */
+export function decideSignDocument(
+  state: ProjectsState,
+  document_id: string,
+  body: SignDocumentBody,
+  ctx: DecideContext,
+): Decided {
+  const document = getDocument(state, ctx.org_id, document_id);
+  if (!document) return notFound(`unknown document ${document_id}`);
+  if (document.type !== 'LIEN_WAIVER')
+    return invalid('only lien waivers are executed by signature', [
+      { path: ['document_id'], code: 'not_signable', message: `${document.id} is a ${document.type}` },
+    ]);
+  const signer = ctx.lookups.signer?.(ctx.org_id, body.signer_id);
+  const key = activeKeyOf(signer);
+  if (!signer || !key)
+    return invalid('the signer is unknown, not enrolled or revoked', [
+      { path: ['signer_id'], code: 'signer_not_enrolled', message: `${body.signer_id} has no active key` },
+    ]);
+  if (signer.entity_id !== document.claimant)
+    return invalid('a waiver is executed by a signer of its claimant', [
+      {
+        path: ['signer_id'],
+        code: 'signer_wrong_party',
+        message: `${signer.id} signs for ${signer.entity_id ?? 'the lender org'}, not the claimant ${document.claimant}`,
+      },
+    ]);
+  const document_sha256 = waiverSha256(document);
+  if ((state.document_signatures?.[document.id] ?? []).some((s) => s.signer_id === signer.id))
+    return conflict(`${signer.id} already signed ${document.id}`);
+  if (!signedBy(signer, waiverSigningDocument(document), body.signature))
+    return invalid('the signature does not verify', [
+      {
+        path: ['signature'],
+        code: 'signature_invalid',
+        message: `not ${key.key_id}'s Ed25519 signature over the waiver (sha256 ${document_sha256})`,
+      },
+    ]);
+  return accepted(
+    projectsEvent('DocumentSigned', ctx.eventId, projectStream(document.project_id), {
+      document_id: document.id,
+      project_id: document.project_id,
+      signer_id: signer.id,
+      key_id: key.key_id,
+      signer_name: signer.name,
+      document_sha256,
+      signature: body.signature,
+      signed_on: body.signed_on ?? isoDate(ctx.now),
+    }),
+    document.id,
+  );
 }

@@ -18,7 +18,14 @@ import {
   type Issue,
 } from './decision.js';
 import { drawStream, projectsEvent } from './events.js';
-import type { Project, ProjectsState } from './facts.js';
+import type { Draw, Project, ProjectsState } from './facts.js';
+import {
+  activeKeyOf,
+  drawApplicationSha256,
+  drawSigningDocument,
+  roleMismatch,
+  signedBy,
+} from '../signers/index.js';
 import { isChainRole, PROFILES } from './profiles.js';
 import { getDraw, getProject } from './queries.js';
 import { checkDocumentRef, checkSovLine } from './references.js';
@@ -102,15 +109,87 @@ export function decideSignDraw(
   if (draw.status === 'FUNDED' || draw.status === 'REJECTED') {
     return conflict(`draw ${draw.id} is ${draw.status}; it can no longer be signed`);
   }
-  if (draw.signatures.some((s) => s.role === body.role))
-    return conflict(`${body.role} has already signed ${draw.id}`);
+  if (!('signer_id' in body)) {
+    // The seed's shape: recorded as self-attested, never counted by the signatures gate.
+    if (draw.signatures.some((s) => s.role === body.role && s.attestation === 'SELF_ATTESTED'))
+      return conflict(`${body.role} has already signed ${draw.id}`);
+    return accepted(
+      projectsEvent('DrawSigned', ctx.eventId, drawStream(draw.id), {
+        draw_id: draw.id,
+        project_id: project.id,
+        role: body.role,
+        signer_name: body.signer_name,
+        signed_on: body.signed_on,
+        attestation: 'SELF_ATTESTED',
+        signer_id: null,
+        key_id: null,
+        application_sha256: null,
+        signature: null,
+      }),
+      draw.id,
+    );
+  }
+  return decideVerifiedDrawSignature(project, draw, body, ctx);
+}
 
-  const event = projectsEvent('DrawSigned', ctx.eventId, drawStream(draw.id), {
-    draw_id: draw.id,
-    project_id: project.id,
-    role: body.role,
-    signer_name: body.signer_name,
-    signed_on: body.signed_on,
-  });
-  return accepted(event, draw.id);
+/**
+ * An enrolled signer's signature (docs/duties.md): the signer is the org's, enrolled and not
+ * revoked; it signs in its own capacity for the party the role belongs to; one identity signs one
+ * role per draw; the signature verifies over the draw's application as it stands now.
+ */
+function decideVerifiedDrawSignature(
+  project: Project,
+  draw: Draw,
+  body: Extract<SignDrawBody, { signer_id: string }>,
+  ctx: DecideContext,
+): Decided {
+  const signer = ctx.lookups.signer?.(ctx.org_id, body.signer_id);
+  const key = activeKeyOf(signer);
+  if (!signer || !key)
+    return invalid('the signer is unknown, not enrolled or revoked', [
+      { path: ['signer_id'], code: 'signer_not_enrolled', message: `${body.signer_id} has no active key` },
+    ]);
+  const application_sha256 = drawApplicationSha256(draw);
+  // Signatures that still count: over these bytes, by a signer whose key is still active (a revoked
+  // signer's role can be signed again by another).
+  const current = draw.signatures.filter(
+    (s) =>
+      s.attestation === 'ED25519' &&
+      s.application_sha256 === application_sha256 &&
+      s.signer_id !== null &&
+      activeKeyOf(ctx.lookups.signer?.(ctx.org_id, s.signer_id))?.key_id === s.key_id,
+  );
+  const other = current.find((s) => s.signer_id === signer.id);
+  if (other)
+    return conflict(`${signer.id} already signed ${draw.id} as ${other.role}; one identity signs one role`);
+  if (current.some((s) => s.role === body.role))
+    return conflict(`${body.role} has already signed ${draw.id}`);
+  const mismatch = roleMismatch(signer, project, body.role);
+  if (mismatch !== null)
+    return invalid('the signer does not sign for that role on this project', [
+      { path: ['signer_id'], code: 'signer_wrong_party', message: mismatch },
+    ]);
+  if (!signedBy(signer, drawSigningDocument(draw), body.signature))
+    return invalid('the signature does not verify', [
+      {
+        path: ['signature'],
+        code: 'signature_invalid',
+        message: `not ${key.key_id}'s Ed25519 signature over the application as it stands (sha256 ${application_sha256})`,
+      },
+    ]);
+  return accepted(
+    projectsEvent('DrawSigned', ctx.eventId, drawStream(draw.id), {
+      draw_id: draw.id,
+      project_id: project.id,
+      role: body.role,
+      signer_name: signer.name,
+      signed_on: body.signed_on ?? isoDate(ctx.now),
+      attestation: 'ED25519',
+      signer_id: signer.id,
+      key_id: key.key_id,
+      application_sha256,
+      signature: body.signature,
+    }),
+    draw.id,
+  );
 }

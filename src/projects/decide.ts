@@ -11,10 +11,11 @@ import type {
   RecordObservationBody,
   RegisterProjectBody,
   ResolveFindingBody,
+  SignDocumentBody,
   SignDrawBody,
   SubmitDrawBody,
 } from './contract.js';
-import { decideRecordDocument } from './decide-documents.js';
+import { decideRecordDocument, decideSignDocument } from './decide-documents.js';
 import { decideSignDraw, decideSubmitDraw } from './decide-draws.js';
 import { decideRecordObservation } from './decide-observations.js';
 import {
@@ -34,7 +35,13 @@ import { getDocument, getProject } from './queries.js';
 import { checkEntity, checkSovLine } from './references.js';
 
 export * from './decision.js';
-export { decideRecordDocument, decideRecordObservation, decideSignDraw, decideSubmitDraw };
+export {
+  decideRecordDocument,
+  decideRecordObservation,
+  decideSignDocument,
+  decideSignDraw,
+  decideSubmitDraw,
+};
 
 /** Every ingestion command; path ids arrive as fields beside the parsed body. */
 export type ProjectsCommand =
@@ -43,6 +50,7 @@ export type ProjectsCommand =
   | { type: 'RecordDocument'; project_id: string; body: RecordDocumentBody }
   | { type: 'SubmitDraw'; project_id: string; body: SubmitDrawBody }
   | { type: 'SignDraw'; draw_id: string; body: SignDrawBody }
+  | { type: 'SignDocument'; document_id: string; body: SignDocumentBody }
   | { type: 'RecordObservation'; body: RecordObservationBody }
   | { type: 'ResolveFinding'; finding_id: string; body: ResolveFindingBody };
 
@@ -58,6 +66,8 @@ export function decide(state: ProjectsState, command: ProjectsCommand, ctx: Deci
       return decideSubmitDraw(state, command.project_id, command.body, ctx);
     case 'SignDraw':
       return decideSignDraw(state, command.draw_id, command.body, ctx);
+    case 'SignDocument':
+      return decideSignDocument(state, command.document_id, command.body, ctx);
     case 'RecordObservation':
       return decideRecordObservation(state, command.body, ctx);
     case 'ResolveFinding':

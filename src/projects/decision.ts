@@ -3,6 +3,7 @@
  * `now`, the event id resource ids are minted from, lookups into other capabilities) and a
  * result that is either the events to append or a typed rejection in the SPEC §2 vocabulary.
  */
+import type { Signer } from '../signers/facts.js';
 import type { ProjectsEvent } from './events.js';
 
 /** Lookups into state this capability does not own; the HTTP edge wires them from projections. */
@@ -14,6 +15,8 @@ export interface ProjectsLookups {
    * Required: a resolution of an unknown or foreign finding would squat its id (OWASP API1).
    */
   findingExists(org_id: string, finding_id: string): boolean;
+  /** The org's signer (signers capability), or undefined; absent = no signers known. */
+  signer?(org_id: string, signer_id: string): Signer | undefined;
 }
 
 export interface DecideContext {

@@ -11,6 +11,7 @@ import type {
   ChangeOrder,
   Document,
   DocumentBase,
+  DocumentSignature,
   FindingResolution,
   IsoDate,
   Observation,
@@ -73,9 +74,23 @@ export interface DrawSubmittedData {
   invoices: string[];
 }
 
-/** Attests that a certification-chain role signed the draw. */
-export interface DrawSignedData extends Omit<Signature, 'recorded_at' | 'recorded_seq'> {
+type AttestationFields = 'attestation' | 'signer_id' | 'key_id' | 'application_sha256' | 'signature';
+
+/**
+ * Attests that a certification-chain role signed the draw: verified Ed25519 (signer, key, the
+ * application's SHA-256 and the signature) or self-attested. Events recorded before signed duties
+ * lack the attestation fields: they read as SELF_ATTESTED.
+ */
+export interface DrawSignedData
+  extends
+    Omit<Signature, 'recorded_at' | 'recorded_seq' | AttestationFields>,
+    Partial<Pick<Signature, AttestationFields>> {
   draw_id: string;
+  project_id: string;
+}
+
+/** Attests that an enrolled signer of the claimant signed the document's signing bytes (verified on receipt). */
+export interface DocumentSignedData extends Omit<DocumentSignature, 'recorded_at' | 'recorded_seq'> {
   project_id: string;
 }
 
@@ -96,6 +111,7 @@ export interface ProjectsEventMap {
   DocumentRecorded: DocumentRecordedData;
   DrawSubmitted: DrawSubmittedData;
   DrawSigned: DrawSignedData;
+  DocumentSigned: DocumentSignedData;
   ObservationRecorded: ObservationRecordedData;
   FindingResolved: FindingResolvedData;
 }
@@ -166,6 +182,7 @@ const EVENT_TYPE_SET: Readonly<Record<ProjectsEventType, true>> = {
   DocumentRecorded: true,
   DrawSubmitted: true,
   DrawSigned: true,
+  DocumentSigned: true,
   ObservationRecorded: true,
   FindingResolved: true,
 };

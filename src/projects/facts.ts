@@ -327,9 +327,38 @@ export interface DrawSummary {
   balance_to_finish_including_retainage: Cents;
 }
 
+/**
+ * How a signature was given (docs/duties.md): ED25519 — an enrolled signer's Ed25519 signature over
+ * the SHA-256 of the draw's application, verified on receipt; SELF_ATTESTED — the seed's unsigned
+ * shape (a role and a name typed by whoever holds a key), recorded but never counted by the gate.
+ */
+export type SignatureAttestation = 'ED25519' | 'SELF_ATTESTED';
+
 export interface Signature {
   role: SignerRole;
   signer_name: string;
+  signed_on: IsoDate;
+  attestation: SignatureAttestation;
+  /** The enrolled signer (`sgn_…`) and key, null when self-attested. */
+  signer_id: string | null;
+  key_id: string | null;
+  /** SHA-256 (hex) of the application signed; a later change to the draw voids the signature. */
+  application_sha256: string | null;
+  /** Base64 Ed25519 signature, null when self-attested. */
+  signature: string | null;
+  recorded_at: IsoInstant;
+  recorded_seq: number;
+}
+
+/** A signed lien waiver (or other document): the claimant's signer executed it (docs/duties.md). */
+export interface DocumentSignature {
+  document_id: string;
+  signer_id: string;
+  key_id: string;
+  signer_name: string;
+  /** SHA-256 (hex) of the document's signing bytes. */
+  document_sha256: string;
+  signature: string;
   signed_on: IsoDate;
   recorded_at: IsoInstant;
   recorded_seq: number;
@@ -578,6 +607,8 @@ export interface ProjectsState {
    * Optional so hand-built states may leave it out; readers then scan.
    */
   by_entity?: Record<string, string[]>;
+  /** Signatures executing documents (lien waivers), by document id, in recording order. */
+  document_signatures?: Record<string, DocumentSignature[]>;
 }
 
 /** State of the `observations` projection (projections/observations.ts). */

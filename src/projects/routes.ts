@@ -22,9 +22,11 @@ import {
   RecordObservationBody,
   RegisterProjectBody,
   ResolveFindingBody,
+  SignDocumentBody,
   SignDrawBody,
   SubmitDrawBody,
 } from './contract.js';
+import { getSigner, signersProjection } from '../signers/index.js';
 import { decide, type Decided, type ProjectsCommand, type ProjectsLookups } from './decide.js';
 import {
   getDocument,
@@ -67,6 +69,7 @@ function found<T>(value: T | undefined, what: string, id: string): T {
 
 export function mountProjects(s: Service): void {
   const lookups: ProjectsLookups = {
+    signer: (org_id, signer_id) => getSigner(s.runtime.state(signersProjection), org_id, signer_id),
     entityExists: (id) => Object.hasOwn(s.runtime.state(registryProjection).entities, id),
     // Read inside the commit (the decider runs there): a finding on one of the org's projects — one
     // a scan recorded, or one the project's facts raise at the head though nobody scanned yet
@@ -142,6 +145,18 @@ export function mountProjects(s: Service): void {
     const { id } = parseWith(IdParams, req.params, 'params');
     found(getProject(projects(), authOf(req).org_id, id), 'project', id);
     res.json(listDocuments(projects(), authOf(req).org_id, id, page(req)));
+  });
+  s.routes.add('POST', '/api/documents/:id/signatures', ...write, (req, res) =>
+    command(req, res, () => ({
+      type: 'SignDocument',
+      document_id: parseWith(IdParams, req.params, 'params').id,
+      body: parseWith(SignDocumentBody, req.body),
+    })),
+  );
+  s.routes.add('GET', '/api/documents/:id/signatures', ...read, (req, res) => {
+    const { id } = parseWith(IdParams, req.params, 'params');
+    found(getDocument(projects(), authOf(req).org_id, id), 'document', id);
+    res.json({ items: projects().document_signatures?.[id] ?? [] });
   });
   s.routes.add('GET', '/api/documents/:id', ...read, (req, res) => {
     const { id } = parseWith(IdParams, req.params, 'params');

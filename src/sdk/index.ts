@@ -65,3 +65,23 @@ export {
   type ProofHashes,
 } from './transparency.js';
 export type * from './types.js';
+export {
+  DRAW_SIGNING_FORMAT,
+  NOTARIAL_ACT_FORMAT,
+  WAIVER_SIGNING_FORMAT,
+  drawSigningDocument,
+  generateSignerKey,
+  notarialActDocument,
+  signDocument,
+  signDraw,
+  signNotarialAct,
+  signWaiver,
+  signingDigest,
+  signingDigestHex,
+  signingText,
+  verifyDocumentSignature,
+  waiverSigningDocument,
+  type NotarialActTerms,
+  type SignableDraw,
+  type SignableWaiver,
+} from './duties.js';

@@ -534,6 +534,13 @@ export interface Draw extends Recorded {
     role: string;
     signer_name: string;
     signed_on: IsoDate;
+    /** ED25519: an enrolled signer's verified signature; SELF_ATTESTED: never counted by the gate (docs/duties.md). */
+    attestation: 'ED25519' | 'SELF_ATTESTED';
+    signer_id: string | null;
+    key_id: string | null;
+    /** SHA-256 of the application signed; a later change to the draw voids the signature. */
+    application_sha256: string | null;
+    signature: string | null;
     recorded_at: IsoInstant;
     recorded_seq: number;
   }[];
@@ -546,12 +553,20 @@ export interface Draw extends Recorded {
   last_fact_seq: number;
 }
 
-export interface SignDrawBody {
-  /** A role of the project's profile certification chain (construction: Contractor, Architect, Lender). */
-  role: string;
-  signer_name: string;
-  signed_on: IsoDate;
-}
+/**
+ * An enrolled signer's signature (`signDraw(privateKey, draw)` makes it, docs/duties.md), or the
+ * seed's unsigned shape, recorded as SELF_ATTESTED and never counted by the payment gate.
+ */
+export type SignDrawBody =
+  | {
+      /** A role of the project's profile certification chain (construction: Contractor, Architect, Lender). */
+      role: string;
+      signer_id: string;
+      /** Base64 Ed25519 signature over the SHA-256 of the draw's signing document. */
+      signature: string;
+      signed_on?: IsoDate;
+    }
+  | { role: string; signer_name: string; signed_on: IsoDate };
 
 /** `POST /api/observations`: rail facts, `kind` ∈ DOMAIN §8 with that kind's fields. */
 export interface RecordObservationBody {

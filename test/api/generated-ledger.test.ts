@@ -84,7 +84,7 @@ describe('a generated bench ledger replays to what the service computes', functi
       const compiled = events[i + 1];
       if (scan.type === 'ProjectScanned' && compiled?.type === 'DrawCompiled') {
         const recorded = compiled.data as DrawCompiledData;
-        const head = headFrom(reads, { seq: scan.seq - 1, hash: scan.prev_hash }, view);
+        const head = headFrom(reads, { seq: scan.seq - 1, hash: scan.prev_hash }, view, dataDir);
         const decided = decideGovernance(
           head,
           { type: 'CompileDraw', project_id: recorded.project_id, draw_id: recorded.draw_id },

@@ -73,16 +73,26 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
       'Reject',
     ]);
 
+    // Three enrolled keys sign (the GC's, the architect's, the lender's), and a notary performs an
+    // acknowledgment of the GC's signer on the waiver its key executed (docs/duties.md).
     await signAll();
-    const notarized = await post('/api/notarization', {
-      action: 'notarize',
-      document_type: 'LIEN_WAIVER',
-      document_id: waiver,
-      jurisdiction: 'CA',
-    });
+    const draw0 = await request(svc.app).get(`/api/draws/${drawId}`).set(auth());
+    expect(
+      draw0.body.signatures.map((s: { attestation: string; role: string }) => [s.role, s.attestation]),
+    ).to.deep.equal([
+      ['Contractor', 'ED25519'],
+      ['Architect', 'ED25519'],
+      ['Lender', 'ED25519'],
+    ]);
+    expect(new Set(draw0.body.signatures.map((s: { signer_id: string }) => s.signer_id)).size).to.equal(3);
+    const executed = await request(svc.app).get(`/api/documents/${waiver}/signatures`).set(auth());
+    expect(executed.body.items).to.have.length(1);
+    const notarized = await j.notarialAct(waiver);
     expect(notarized.status, JSON.stringify(notarized.body)).to.equal(201);
     expect(notarized.body.notarization_id).to.match(/^NOT-/);
     expect(notarized.body.multi_hash).to.have.keys(['sha256', 'sha3', 'blake2b']);
+    expect(notarized.body.status).to.equal('NOTARIAL_ACT');
+    expect(notarized.body.act).to.include({ act_type: 'acknowledgment', commission_state: 'CA' });
 
     const certified = await post('/api/certification', { action: 'issue', project_id: projectId });
     expect(certified.status, JSON.stringify(certified.body)).to.equal(201);
@@ -114,6 +124,15 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
     const xml = readFileSync(join(svc.dataDir, 'payments', files[0]!), 'utf8');
     expect(xml).to.include('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
     expect(xml).to.include('<InstdAmt Ccy="USD">135000.00</InstdAmt>');
+    // Bank-ready: the lender's verified disbursement account pays the GC's verified account, both
+    // agents by US ABA routing (USABA), as an ACH corporate credit (CCD); no internal ids, no NOTPROVIDED.
+    expect(xml).to.match(/<DbtrAcct>\s*<Id>\s*<Othr>\s*<Id>4000123456<\/Id>/);
+    expect(xml).to.match(/<CdtrAcct>\s*<Id>\s*<Othr>\s*<Id>7765432109<\/Id>/);
+    expect(xml).to.include('<Cd>USABA</Cd>');
+    expect(xml).to.include('<MmbId>121000358</MmbId>');
+    expect(xml).to.include('<Cd>CCD</Cd>');
+    expect(xml.match(/<CtrlSum>135000.00<\/CtrlSum>/g)).to.have.length(2);
+    expect(xml).to.not.match(/NOTPROVIDED|org_|ent_/);
     const draw = await request(svc.app).get(`/api/draws/${drawId}`).set(auth());
     expect(draw.body.status).to.equal('FUNDED');
 
@@ -151,12 +170,16 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
     expect(await gatesOf()).to.deep.equal(['signatures', 'notarization']);
     await signAll();
     expect(await gatesOf()).to.deep.equal(['notarization']);
-    await post('/api/notarization', {
+    // A bare hash stamp (the seed's shape) is recorded as HASH_STAMPED and does not satisfy the gate.
+    const stamped = await post('/api/notarization', {
       action: 'notarize',
       document_type: 'LIEN_WAIVER',
       document_id: waiver,
       jurisdiction: 'CA',
     });
+    expect(stamped.body.status).to.equal('HASH_STAMPED');
+    expect(await gatesOf()).to.deep.equal(['notarization']);
+    await j.notarize(waiver);
     // A new fact that changes the verdict (a lien: NOT_FUNDABLE): the push re-compiles at the head.
     await j.recordLien();
     expect(await gatesOf()).to.deep.equal(['verdict_fundable']);
@@ -164,19 +187,14 @@ describe('golden draw: from submission to payment (SPEC §6)', function () {
     const blockedEvents = (ledger.body.events as { type: string }[]).filter(
       (e) => e.type === 'PaymentPushBlocked',
     );
-    expect(blockedEvents).to.have.length(3);
+    expect(blockedEvents).to.have.length(4);
   });
 
   it('funds exactly one of two concurrent pushes of the same draw', async () => {
     const waiver = await fixDocuments();
     await post('/api/dependency-graph', { action: 'compile_for_draw', project_id: projectId });
     await signAll();
-    await post('/api/notarization', {
-      action: 'notarize',
-      document_type: 'LIEN_WAIVER',
-      document_id: waiver,
-      jurisdiction: 'CA',
-    });
+    await j.notarize(waiver);
     const [a, b] = await Promise.all([
       post('/api/payment-push', { draw_id: drawId }),
       post('/api/payment-push', { draw_id: drawId }),

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { paymentOutboxOf } from '../../src/app.js';
 import { instructionOf, type PaymentPushedPayload } from '../../src/payments/index.js';
+import { revealAccount, vaultDir } from '../../src/accounts/index.js';
 import { startJourney, type DrawJourney } from '../support/draw-journey.js';
 
 /**
@@ -42,7 +43,9 @@ describe('payment outbox: the instruction follows the recorded payment', functio
     const pushed = events[2]!.data as unknown as PaymentPushedPayload;
     const messageId = String(paid.body.payment.instruction.message_id);
     const file = join(j.svc.dataDir, 'payments', `${messageId}.xml`);
-    expect(readFileSync(file, 'utf8')).to.equal(instructionOf(pushed));
+    expect(readFileSync(file, 'utf8')).to.equal(
+      instructionOf(pushed, (id) => revealAccount(vaultDir(j.svc.dataDir), id)),
+    );
     expect(events[3]!.data).to.include({ message_id: messageId, attempt: 1 });
   });
 
@@ -79,7 +82,9 @@ describe('payment outbox: the instruction follows the recorded payment', functio
     expect(events[4]!.data).to.include({ attempt: 2 });
     const pushed = events[2]!.data as unknown as PaymentPushedPayload;
     expect(readdirSync(rail).filter((f) => !f.startsWith('.'))).to.deep.equal([`${pushed.message_id}.xml`]);
-    expect(readFileSync(join(rail, `${pushed.message_id}.xml`), 'utf8')).to.equal(instructionOf(pushed));
+    expect(readFileSync(join(rail, `${pushed.message_id}.xml`), 'utf8')).to.equal(
+      instructionOf(pushed, (id) => revealAccount(vaultDir(j.svc.dataDir), id)),
+    );
 
     // Delivered once: further kicks record nothing.
     await outbox.kick();

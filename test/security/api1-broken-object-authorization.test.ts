@@ -42,6 +42,8 @@ const PATH_KINDS: Record<string, ResourceKind> = {
   documents: 'document',
   observations: 'observation',
   findings: 'finding',
+  signers: 'signer',
+  accounts: 'account',
 };
 const FIELD_KINDS: Record<string, ResourceKind> = {
   project_id: 'project',
@@ -51,6 +53,7 @@ const FIELD_KINDS: Record<string, ResourceKind> = {
   change_order_id: 'change_order',
   observation_id: 'observation',
   finding_id: 'finding',
+  signer_id: 'signer',
 };
 /**
  * Id parameters that name no tenant-owned object, and why: entities are the bureau's shared
@@ -58,6 +61,8 @@ const FIELD_KINDS: Record<string, ResourceKind> = {
  * public chain, which another org sees redacted (API3); a docs asset is a static file.
  */
 const NOT_TENANT_OWNED = new Set(['entities/{id}', 'ledger/{seq}', 'assets/{file}']);
+/** Body fields naming a shared registry entity (a signer's or an account's party), not a tenant's object. */
+const NOT_TENANT_OWNED_FIELDS = new Set(['entity_id']);
 
 interface Slot {
   where: 'path' | 'query' | 'body';
@@ -167,7 +172,7 @@ describe('OWASP API1 — broken object level authorization', function () {
       }
       for (const variant of schema ? variantsOf(schema) : []) {
         for (const name of Object.keys(variant.properties ?? {})) {
-          if (!/_id$/.test(name)) continue;
+          if (!/_id$/.test(name) || NOT_TENANT_OWNED_FIELDS.has(name)) continue;
           const kind = FIELD_KINDS[name];
           if (kind === undefined) throw new Error(`${path}: say which object ${name} names (FIELD_KINDS)`);
           out.push({ slot: { where: 'body', name, kind }, variant });

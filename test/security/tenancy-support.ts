@@ -6,6 +6,8 @@
  */
 import { governance as governanceProjection } from '../../projections/governance.js';
 import { observationsProjection } from '../../projections/observations.js';
+import { accountsProjection } from '../../projections/accounts.js';
+import { signersProjection } from '../../projections/signers.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { planDemo, type DemoPlan } from '../../src/demo/dataset.js';
 import { runDemo, type DemoRun } from '../../src/demo/run.js';
@@ -36,6 +38,8 @@ export const RESOURCE_KINDS = [
   'change_order',
   'observation',
   'finding',
+  'signer',
+  'account',
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
@@ -62,6 +66,8 @@ export function ownedIds(svc: TestService, org: string): Record<ResourceKind, st
     finding: Object.values(findings)
       .filter((f) => projectIds.has(f.project_id))
       .map((f) => f.id),
+    signer: [...(svc.composed.deps.runtime.state(signersProjection).by_org[org] ?? [])],
+    account: [...(svc.composed.deps.runtime.state(accountsProjection).by_org[org] ?? [])],
   };
 }
 

@@ -9,6 +9,14 @@ import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { D, firstDrawBody, projectBody } from './api-fixtures.js';
 import { startService, type TestService } from './service.js';
+import { signingDigestHex } from '../../src/sdk/duties.js';
+import {
+  enrolledSigner,
+  notarialSignature,
+  signDrawAs,
+  signWaiverAs,
+  type EnrolledSigner,
+} from './signers.js';
 
 export interface DrawJourney {
   svc: TestService;
@@ -16,12 +24,29 @@ export interface DrawJourney {
   projectId: string;
   drawId: string;
   gc: string;
+  architect: string;
+  /** Account ids: the lender's disbursement and escrow accounts, the GC's payee account. */
+  accounts: { disbursement: string; escrow: string; gc: string };
+  /** The three enrolled signers (invited and enrolled on first use): the GC's, the architect's, the lender's. */
+  signers(): Promise<{ Contractor: EnrolledSigner; Architect: EnrolledSigner; Lender: EnrolledSigner }>;
   post(path: string, body: unknown, key?: IssuedKey): request.Test;
   /** POSTs and expects 201; answers the new id. */
   created(path: string, body: unknown): Promise<string>;
-  /** Inspection, title date-down and the GC's conditional waiver (the waiver's id). */
-  fixDocuments(opts?: { waiverAmount?: number; inspectedLine1Pct?: number }): Promise<string>;
+  /** Inspection, title date-down and the GC's conditional waiver, executed by the GC's signer (the waiver's id). */
+  fixDocuments(opts?: {
+    waiverAmount?: number;
+    inspectedLine1Pct?: number;
+    unsigned?: boolean;
+  }): Promise<string>;
   signAll(): Promise<void>;
+  /** The lender org's notary (commissioned in CA until 2027-12-31), enrolled on first use. */
+  notary(): Promise<EnrolledSigner>;
+  /** A notarial act (acknowledgment, the GC's signer appearing) over the document, in CA; the response. */
+  notarialAct(
+    documentId: string,
+    opts?: { notary?: EnrolledSigner; jurisdiction?: string },
+  ): Promise<request.Response>;
+  /** `notarialAct`, expected 201. */
   notarize(documentId: string): Promise<void>;
   compile(): Promise<request.Response>;
   /** A title date-down effective on submission day that shows a new $42,000 lien. */
@@ -31,6 +56,31 @@ export interface DrawJourney {
   /** Documents, compile (expected FUNDABLE), signatures and notarization: a draw ready to pay. */
   readyToPay(): Promise<void>;
 }
+
+const verified = {
+  method: 'callback',
+  reference: 'call-back to the number on file',
+  verified_on: '2026-05-01',
+};
+/** The lender's operating account at its bank (ABA 021000021, checksum-valid). */
+export const LENDER_DISBURSEMENT = {
+  purpose: 'DISBURSEMENT',
+  holder_name: 'First Builders Bank',
+  aba_routing: '021000021',
+  account_number: '4000123456',
+  bic: 'CHASUS33',
+  verification: verified,
+};
+export const LENDER_ESCROW = { ...LENDER_DISBURSEMENT, purpose: 'ESCROW', account_number: '4000998877' };
+/** The GC's operating account (ABA 121000358). */
+export const gcAccount = (gc: string, account_number = '7765432109') => ({
+  purpose: 'PAYEE',
+  entity_id: gc,
+  holder_name: 'Keystone Builders, Inc.',
+  aba_routing: '121000358',
+  account_number,
+  verification: { method: 'micro_deposit', verified_on: '2026-05-01' },
+});
 
 /** A project override: the GC must hold $1M of GL cover (DOMAIN §3 INSURANCE_EXPIRY). */
 export const GL_REQUIRED = { required_coverages: [{ type: 'GL', min_limit: D(1_000_000) }] };
@@ -73,6 +123,16 @@ export async function startJourney(
     legal_name: 'Lumen Architecture PLLC',
     roles: ['architect'],
   });
+  // The lender's disbursement and escrow accounts and the GC's account, registered and verified a
+  // month before (older than the payee-account window, docs/duties.md).
+  const now = svc.clock.now();
+  svc.clock.set('2026-05-01T15:00:00Z');
+  const accounts = {
+    disbursement: await created('/api/accounts', LENDER_DISBURSEMENT),
+    escrow: await created('/api/accounts', LENDER_ESCROW),
+    gc: await created('/api/accounts', gcAccount(gc)),
+  };
+  svc.clock.set(now);
   const projectId = await created(
     '/api/projects',
     projectBody({ borrower: owner, general_contractor: gc, architect }, { ...GL_REQUIRED, ...opts.project }),
@@ -83,15 +143,35 @@ export async function startJourney(
   const drawId = await created(`/api/projects/${projectId}/draws`, firstDrawBody({ invoices, ...opts.draw }));
 
   const insuredThrough = opts.insuredThrough === undefined ? GC_INSURED_THROUGH : opts.insuredThrough;
+  let enrolled: Awaited<ReturnType<DrawJourney['signers']>> | null = null;
+  let notary: EnrolledSigner | null = null;
   const journey: DrawJourney = {
     svc,
     lender,
     projectId,
     drawId,
     gc,
+    architect,
+    accounts,
+    async signers() {
+      enrolled ??= {
+        Contractor: await enrolledSigner(svc.app, lender, {
+          name: 'Dana Keystone',
+          capacity: 'Contractor',
+          entity_id: gc,
+        }),
+        Architect: await enrolledSigner(svc.app, lender, {
+          name: 'Ari Lumen',
+          capacity: 'Architect',
+          entity_id: architect,
+        }),
+        Lender: await enrolledSigner(svc.app, lender, { name: 'Lee Banker', capacity: 'Lender' }),
+      };
+      return enrolled;
+    },
     post,
     created,
-    async fixDocuments({ waiverAmount = D(135_000), inspectedLine1Pct = 25 } = {}) {
+    async fixDocuments({ waiverAmount = D(135_000), inspectedLine1Pct = 25, unsigned = false } = {}) {
       const inspector = await created('/api/entities', {
         legal_name: 'Clearline Inspections LLC',
         roles: ['inspector'],
@@ -112,7 +192,7 @@ export async function startJourney(
         effective_on: '2026-06-03',
         new_liens: [],
       });
-      return created(`/api/projects/${projectId}/documents`, {
+      const waiver = await created(`/api/projects/${projectId}/documents`, {
         type: 'LIEN_WAIVER',
         claimant: gc,
         draw_id: drawId,
@@ -122,25 +202,73 @@ export async function startJourney(
         signed_on: '2026-06-03',
         executed: true,
       });
+      if (!unsigned) {
+        const signed = await signWaiverAs(svc.app, lender, waiver, (await journey.signers()).Contractor);
+        expect(signed.status, JSON.stringify(signed.body)).to.equal(201);
+      }
+      return waiver;
     },
     async signAll() {
-      for (const role of ['Contractor', 'Architect', 'Lender']) {
-        const res = await post(`/api/draws/${drawId}/signatures`, {
-          role,
-          signer_name: `${role} Signer`,
-          signed_on: '2026-06-03',
-        });
+      const signers = await journey.signers();
+      for (const role of ['Contractor', 'Architect', 'Lender'] as const) {
+        const res = await signDrawAs(svc.app, lender, drawId, role, signers[role]);
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
       }
     },
-    async notarize(documentId) {
-      const res = await post('/api/notarization', {
+    async notary() {
+      notary ??= await enrolledSigner(svc.app, lender, {
+        name: 'Nora Public',
+        capacity: 'Notary',
+        commission: { number: 'CA-2299001', state: 'CA', expires_on: '2027-12-31' },
+      });
+      return notary;
+    },
+    async notarialAct(documentId, opts = {}) {
+      const by = opts.notary ?? (await journey.notary());
+      const shown = await request(svc.app)
+        .get(`/api/signers/${by.id}`)
+        .set({ Authorization: `Bearer ${lender.key}` });
+      // A signer without a commission signs empty commission terms (the service refuses the act).
+      const commission = (shown.body.commission ?? { number: '', state: '', expires_on: '' }) as {
+        number: string;
+        state: string;
+        expires_on: string;
+      };
+      const document = await request(svc.app)
+        .get(`/api/documents/${documentId}`)
+        .set({ Authorization: `Bearer ${lender.key}` });
+      const appeared = (await journey.signers()).Contractor;
+      const terms = {
+        notary_signer_id: by.id,
+        notary_name: String(shown.body.name),
+        commission_number: commission.number,
+        commission_state: commission.state,
+        commission_expires_on: commission.expires_on,
+        act_type: 'acknowledgment' as const,
+        act_date: '2026-06-03',
+        appeared_signer_id: appeared.id,
+        document_id: documentId,
+        // multi_hash.sha256: SHA-256 of the recorded document's canonical JSON, as GET answers it.
+        document_sha256: await signingDigestHex(document.body as Record<string, unknown>),
+      };
+      return post('/api/notarization', {
         action: 'notarize',
         document_type: 'LIEN_WAIVER',
         document_id: documentId,
-        jurisdiction: 'CA',
+        jurisdiction: opts.jurisdiction ?? 'CA',
+        act: {
+          notary_signer_id: by.id,
+          act_type: terms.act_type,
+          act_date: terms.act_date,
+          appeared_signer_id: appeared.id,
+          signature: await notarialSignature(by, terms),
+        },
       });
+    },
+    async notarize(documentId) {
+      const res = await journey.notarialAct(documentId);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.status).to.equal('NOTARIAL_ACT');
     },
     compile: () => post('/api/dependency-graph', { action: 'compile_for_draw', project_id: projectId }),
     async recordLien() {

@@ -14,7 +14,7 @@ import {
   TREASURY_PROFILE,
 } from '../../../src/projects/profiles.js';
 import { aDraw, aProject, GC, SUB } from '../compile/fixtures.js';
-import { DRAW_1, DRAW_2, passingContext, waivers } from './fixtures.js';
+import { DRAW_1, DRAW_2, executedBySignature, notarizedByAct, passingContext, waivers } from './fixtures.js';
 
 const failing = (results: GateResult[]) => results.filter((r) => !r.passed).map((r) => r.gate);
 
@@ -22,9 +22,9 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
   it('passes every construction gate for a compiled, signed, waived, notarized, balanced draw', () => {
     expect(evaluateGates(CONSTRUCTION_PROFILE, passingContext())).to.deep.equal([
       { gate: 'verdict_fundable', passed: true, detail: 'at the head the draw is FUNDABLE' },
-      { gate: 'signatures', passed: true, detail: '3 of 3 signed' },
+      { gate: 'signatures', passed: true, detail: '3 of 3 signed by distinct enrolled signers' },
       { gate: 'waivers_executed', passed: true, detail: '4 required waiver(s) executed' },
-      { gate: 'notarization', passed: true, detail: '4 document(s) notarized' },
+      { gate: 'notarization', passed: true, detail: '4 document(s) notarized by a notarial act' },
       { gate: 'in_balance', passed: true, detail: 'sources cover uses' },
       {
         gate: 'no_critical_rail',
@@ -35,6 +35,11 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
         gate: 'eligibility',
         passed: true,
         detail: 'PRAL RELEASE (GC eligibility RELEASE) allows ACH, Wire, RTP, ESCROW; asked ACH',
+      },
+      {
+        gate: 'payee_account_stable',
+        passed: true,
+        detail: 'pays acct_gcgcgcgcgcgcgcgc from acct_disbursementdis',
       },
     ]);
   });
@@ -118,7 +123,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       'signatures',
       'the Architect has not signed',
       { draw: { ...ctx.draw, signatures: ctx.draw.signatures.filter((s) => s.role !== 'Architect') } },
-      '2 of 3 signed; missing: Architect',
+      '2 of 3 signed; Architect: not signed',
     ],
     [
       'waivers_executed',
@@ -128,9 +133,13 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
     ],
     [
       'waivers_executed',
-      'the GC’s unconditional waiver for the funded draw is not executed',
-      { documents: waivers().map((w) => (w.id === 'WAIV-uncogcgcgcgcgcgc' ? { ...w, executed: false } : w)) },
-      'not executed: WAIV-uncogcgcgcgcgcgc',
+      'the GC’s unconditional waiver for the funded draw is recorded (stated executed) but unsigned',
+      {
+        document_signatures: Object.fromEntries(
+          Object.entries(executedBySignature(waivers())).filter(([id]) => id !== 'WAIV-uncogcgcgcgcgcgc'),
+        ),
+      },
+      "not executed (no signature by the claimant's signer): WAIV-uncogcgcgcgcgcgc",
     ],
     [
       'notarization',
@@ -141,8 +150,11 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
           'WAIV-condsubsubsubsub',
           'WAIV-uncosubsubsubsub',
         ]),
+        notarial_acts: Object.fromEntries(
+          Object.entries(notarizedByAct(waivers())).filter(([id]) => id !== 'WAIV-uncogcgcgcgcgcgc'),
+        ),
       },
-      'not notarized: WAIV-uncogcgcgcgcgcgc',
+      'WAIV-uncogcgcgcgcgcgc is not notarized',
     ],
     ['in_balance', 'the project is out of balance', { in_balance: false }, 'project is out of balance'],
     [
@@ -160,9 +172,13 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
   ];
 
   for (const [gate, situation, override, detail] of cases) {
-    it(`reports only ${gate} unmet, and still lists all seven gates, when ${situation}`, () => {
+    it(`reports only ${gate} unmet, and still lists all eight gates, when ${situation}`, () => {
       const results = evaluateGates(CONSTRUCTION_PROFILE, passingContext(override));
-      expect(results.map((r) => r.gate)).to.deep.equal([...PROFILE_GATES.construction, 'eligibility']);
+      expect(results.map((r) => r.gate)).to.deep.equal([
+        ...PROFILE_GATES.construction,
+        'eligibility',
+        'payee_account_stable',
+      ]);
       expect(failing(results)).to.deep.equal([gate]);
       expect(results.find((r) => r.gate === gate)?.detail).to.equal(detail);
     });
@@ -178,6 +194,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
         in_balance: false,
         critical_rails: ['WEATHER'],
         notarized_document_ids: new Set(),
+        creditor_account: null,
       }),
     );
     // notarization passes: with no waiver recorded there is nothing to notarize (waivers_executed reports the gap)
@@ -188,8 +205,9 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       'in_balance',
       'no_critical_rail',
       'eligibility',
+      'payee_account_stable',
     ]);
-    expect(results).to.have.length(7);
+    expect(results).to.have.length(8);
   });
 
   it('lets FUNDABLE_WITH_CONDITIONS and REDUCED pass once a lender accepted every open condition', () => {
@@ -243,9 +261,10 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
         'in_balance',
         'no_critical_rail',
         'eligibility',
+        'payee_account_stable',
       ]);
       expect(results.find((r) => r.gate === 'signatures')?.detail).to.equal(
-        '0 of 3 signed; missing: Requestor, Manager, Treasury',
+        '0 of 3 signed; Requestor: not signed; Manager: not signed; Treasury: not signed',
       );
       expect(results.find((r) => r.gate === 'notarization')?.detail).to.equal(
         'the profile requires no notarized documents',

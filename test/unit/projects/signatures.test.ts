@@ -14,7 +14,7 @@ function drawOn(profile?: string) {
 }
 
 describe('signing a draw (SPEC §5 POST /api/draws/:id/signatures)', () => {
-  it('records DrawSigned on the draw stream for a role of the construction chain', () => {
+  it('records the seed’s unsigned shape as a SELF_ATTESTED DrawSigned on the draw stream', () => {
     const { h, project, draw } = drawOn();
     spec
       .given(h.given)
@@ -31,6 +31,11 @@ describe('signing a draw (SPEC §5 POST /api/draws/:id/signatures)', () => {
             role: 'Architect',
             signer_name: 'Architect Signer',
             signed_on: '2026-03-05',
+            attestation: 'SELF_ATTESTED',
+            signer_id: null,
+            key_id: null,
+            application_sha256: null,
+            signature: null,
           },
         },
       ]);

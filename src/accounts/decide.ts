@@ -1,0 +1,89 @@
+/**
+ * Accounts deciders (docs/duties.md), pure on the accounts read model: a registration names a
+ * known payee (or the lender org itself), a re-verification must come from a lender key other
+ * than the one that registered the account, an erasure covers every account of the subject.
+ */
+import { idFromUuid } from '../platform/ids.js';
+import {
+  accountsEvent,
+  getAccount,
+  subjectOf,
+  type AccountsEvent,
+  type AccountsState,
+  type BankAccountRegisteredData,
+  type VerificationMethod,
+} from './facts.js';
+
+export type AccountsDecided =
+  | { ok: true; events: AccountsEvent[]; id: string }
+  | { ok: false; code: 'INVALID_REQUEST' | 'NOT_FOUND' | 'CONFLICT'; detail: string };
+
+export const accountStream = (id: string): string => `account-${id}`;
+
+export function decideRegisterAccount(
+  state: AccountsState,
+  data: BankAccountRegisteredData,
+  ctx: { org_id: string; eventId: string; entityExists(id: string): boolean },
+): AccountsDecided {
+  if (data.entity_id !== null && !ctx.entityExists(data.entity_id))
+    return { ok: false, code: 'INVALID_REQUEST', detail: `unknown entity ${data.entity_id}` };
+  return {
+    ok: true,
+    id: data.account_id,
+    events: [accountsEvent('BankAccountRegistered', ctx.eventId, accountStream(data.account_id), data)],
+  };
+}
+
+export function decideReverifyAccount(
+  state: AccountsState,
+  cmd: { account_id: string; method: VerificationMethod; reference: string | null },
+  ctx: { org_id: string; key_id: string; eventId: string },
+): AccountsDecided {
+  const account = getAccount(state, ctx.org_id, cmd.account_id);
+  if (!account) return { ok: false, code: 'NOT_FOUND', detail: `no account ${cmd.account_id}` };
+  if (account.erased) return { ok: false, code: 'CONFLICT', detail: `${account.id} was erased` };
+  if (account.registered_by === ctx.key_id)
+    return {
+      ok: false,
+      code: 'CONFLICT',
+      detail: 'a re-verification needs a second lender key, not the one that registered the account',
+    };
+  return {
+    ok: true,
+    id: account.id,
+    events: [
+      accountsEvent('BankAccountReverified', ctx.eventId, accountStream(account.id), {
+        account_id: account.id,
+        method: cmd.method,
+        reference: cmd.reference,
+      }),
+    ],
+  };
+}
+
+export function decideEraseSubject(
+  state: AccountsState,
+  cmd: { entity_id: string | null },
+  ctx: { org_id: string; eventId: string },
+): AccountsDecided {
+  const subject = subjectOf(ctx.org_id, cmd.entity_id);
+  const ids = (state.by_org[ctx.org_id] ?? []).filter((id) => {
+    const a = state.accounts[id];
+    return a !== undefined && a.subject === subject && !a.erased;
+  });
+  if (ids.length === 0)
+    return { ok: false, code: 'NOT_FOUND', detail: `no accounts to erase for ${cmd.entity_id ?? 'the org'}` };
+  return {
+    ok: true,
+    id: subject,
+    events: [
+      accountsEvent('AccountSubjectErased', ctx.eventId, `account-subject-${subject.replace('/', '.')}`, {
+        subject,
+        account_ids: ids,
+      }),
+    ],
+  };
+}
+
+/** An account id minted from the registering event's id. */
+export const accountIdOf = (eventId: string): string => idFromUuid('acct_', eventId);

@@ -1,0 +1,79 @@
+/**
+ * A signer: a person who signs duties (draw certifications, lien waivers, notarial acts) for a
+ * party, with an enrolled Ed25519 key. The party is a registry entity (the GC, the architect, a
+ * subcontractor claiming a waiver) or, with `entity_id` null, the lender org that invited it.
+ */
+import { PROFILES, SIGNER_ROLES } from '../projects/profiles.js';
+
+/** What a signer signs as: a certification-chain role, a lien claimant, or a notary public. */
+export const SIGNER_CAPACITIES = [...SIGNER_ROLES, 'Claimant', 'Notary'] as const;
+export type SignerCapacity = (typeof SIGNER_CAPACITIES)[number];
+
+/**
+ * Capacities that sign for the lender org itself (no entity): each profile's third chain role
+ * (construction Lender, treasury Treasury, insurance Underwriter, government Comptroller,
+ * supply_chain Bank — see `partyOfRole`) and the notary.
+ */
+export const ORG_CAPACITIES: readonly SignerCapacity[] = [
+  ...new Set(Object.values(PROFILES).flatMap((p) => p.certification_chain.slice(2, 3))),
+  'Notary',
+];
+
+export interface SignerCommission {
+  /** The notary's commission number, as the commissioning state issued it. */
+  number: string;
+  /** The commissioning state (US state or territory code). */
+  state: string;
+  /** The last day the commission is valid. */
+  expires_on: string;
+}
+
+export type SignerStatus = 'INVITED' | 'ENROLLED' | 'REVOKED';
+
+export interface Signer {
+  /** `sgn_…` */
+  id: string;
+  org_id: string;
+  name: string;
+  capacity: SignerCapacity;
+  entity_id: string | null;
+  commission: SignerCommission | null;
+  status: SignerStatus;
+  invited_at: string;
+  /** The API key that invited the signer. */
+  invited_by: string;
+  invitation_expires_at: string;
+  token_sha256: string;
+  /** The enrolled key, null before enrollment. */
+  key: { key_id: string; public_key: string; enrolled_at: string } | null;
+  revoked_at: string | null;
+  revoke_reason: string | null;
+}
+
+export interface SignersState {
+  signers: Record<string, Signer>;
+  /** Token SHA-256 → signer id (invitations). */
+  by_token: Record<string, string>;
+  /** Key id → signer id (one public key serves one signer). */
+  by_key: Record<string, string>;
+  by_org: Record<string, string[]>;
+}
+
+export const initSignersState = (): SignersState => ({ signers: {}, by_token: {}, by_key: {}, by_org: {} });
+
+/** The org's signer, or undefined (another org's answers as unknown). */
+export function getSigner(state: SignersState, org_id: string, signer_id: string): Signer | undefined {
+  const signer = state.signers[signer_id];
+  return signer !== undefined && signer.org_id === org_id ? signer : undefined;
+}
+
+/** A signer whose key may sign: enrolled and not revoked. */
+export function activeKeyOf(signer: Signer | undefined): { key_id: string; public_key: string } | null {
+  return signer !== undefined && signer.status === 'ENROLLED' && signer.key !== null ? signer.key : null;
+}
+
+/** The response view: everything but the token hash. */
+export function signerView(signer: Signer): Omit<Signer, 'token_sha256'> {
+  const { token_sha256: _hidden, ...view } = signer;
+  return view;
+}
