@@ -9,6 +9,9 @@
  *                                               (`GET /api/draws/:id`, `GET /api/documents/:id`,
  *                                               or the notarial act's terms)
  *   verify --public-key <base64> (--draw|--waiver|--act) <json file> --signature <base64>
+ *   digest --document <json file>              the SHA-256 (hex) of a recorded document's canonical
+ *                                               JSON (`GET /api/documents/:id` as answered): the
+ *                                               `document_sha256` of a notarial act's terms
  *
  * `--json` prints {public_key} / {signature, sha256} / {valid, sha256}. Exit 0 done (verify: valid),
  * 1 failed (verify: invalid), 2 bad flags.
@@ -32,6 +35,7 @@ const USAGE = `
 npm run signer -- keygen --out <key.pem>
 npm run signer -- sign --key <key.pem> (--draw <draw.json> | --waiver <waiver.json> | --act <act.json>)
 npm run signer -- verify --public-key <base64> (--draw … | --waiver … | --act …) --signature <base64>
+npm run signer -- digest --document <document.json>
 `;
 
 const { values, positionals, json } = parseCli(USAGE, {
@@ -40,6 +44,7 @@ const { values, positionals, json } = parseCli(USAGE, {
   draw: { type: 'string' },
   waiver: { type: 'string' },
   act: { type: 'string' },
+  document: { type: 'string' },
   'public-key': { type: 'string' },
   signature: { type: 'string' },
 });
@@ -100,6 +105,20 @@ async function main(): Promise<number> {
     print(valid ? 'valid' : 'INVALID', { valid, sha256: await signingDigestHex(document) });
     return valid ? EXIT_OK : EXIT_FAILED;
   }
+  if (command === 'digest') {
+    if (values.document === undefined) usage('digest needs --document <file>');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(values.document, 'utf8'));
+    } catch (error) {
+      usage(`cannot read ${values.document}: ${(error as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      usage(`${values.document} is not a JSON object`);
+    const sha256 = await signingDigestHex(parsed as Record<string, unknown>);
+    print(sha256, { sha256 });
+    return EXIT_OK;
+  }
   // Public keys from PEM, for a signer who kept only the key file.
   if (command === 'public-key') {
     if (values.key === undefined) usage('public-key needs --key <file>');
@@ -108,7 +127,7 @@ async function main(): Promise<number> {
     print(raw, { public_key: raw });
     return EXIT_OK;
   }
-  usage('expected keygen, sign, verify or public-key');
+  usage('expected keygen, sign, verify, digest or public-key');
 }
 
 process.exitCode = await main().catch((error: unknown) => {

@@ -37,6 +37,9 @@ export const DEMO_SCOPES: ApiKeyScope[] = [
   'governance:read',
   'governance:write',
   'ledger:read',
+  // The demo lender manages its own org's keys (POST /api/keys): the README issues a second key
+  // to re-verify a fresh payee account (payee_account_stable, docs/duties.md).
+  'admin',
 ];
 /** The lenders seeding the demo also accept draws' conditions at funding (`draws:approve`). */
 const SEEDING_SCOPES: ApiKeyScope[] = [...DEMO_SCOPES, 'draws:approve'];

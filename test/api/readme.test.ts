@@ -18,6 +18,7 @@ import { startService, type TestService } from '../support/service.js';
 
 const run = promisify(execFile);
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The first ```sh fenced block after the try-it marker. */
 export function tryItBlock(markdown: string): string {
@@ -54,7 +55,8 @@ describe('README Try-it block', function () {
     for (const round of [1, 2]) {
       const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', block], {
         cwd,
-        env: { ...process.env, BASE: server.baseUrl, KEY: key.key },
+        // The block's files land in a scratch directory, so its signer CLI is told where the checkout is.
+        env: { ...process.env, BASE: server.baseUrl, KEY: key.key, PLUMBLINE_DIR: REPO },
         maxBuffer: 8 * 1024 * 1024,
       });
       expect(stdout, `round ${round}`).to.include('payment-push: HTTP 201');
