@@ -9,7 +9,11 @@
  * (`decideGovernance`, `decidePushPayment`, `decideNotarize`, `decideIssueCertification`, …) on a
  * governance head built over the folded read models (`headFrom`), so a generated ledger cannot
  * drift from what the service records; events are sealed exactly as the Ledger seals them and
- * appended in batches (BatchWriter). Same seed and size → same bytes.
+ * appended in batches (BatchWriter). The signed duties the payment gate counts (issue 15,
+ * docs/duties.md) are performed the same way: bank accounts (`decideRegisterAccount`, numbers in
+ * DATA_DIR/vault), signers with seed-derived Ed25519 keys (`decideInviteSigner`,
+ * `decideEnrollSigner`), draw signatures, waiver executions and notarial acts. Same seed and size
+ * → same ledger bytes (docs/bench-generator.md).
  */
 import {
   accountIdOf,
