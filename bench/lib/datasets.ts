@@ -5,6 +5,7 @@
  */
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -52,13 +53,16 @@ export async function dataset(
   return { ...made, dataDir, generated: true };
 }
 
-/** A scratch DATA_DIR holding a copy of the dataset's ledger and secrets (for runs that write). */
+/** A scratch DATA_DIR holding a copy of the dataset's ledger, secrets and account vault (for runs that write). */
 export function copyOf(ds: Dataset, label: string): string {
   const dir = mkdtempSync(join(tmpdir(), `plumbline-bench-${label}-`));
   // The WAL too when there is one: without it a copy could miss committed pages.
   for (const file of ['ledger.db', 'ledger.db-wal', 'secrets.json']) {
     if (existsSync(join(ds.dataDir, file))) copyFileSync(join(ds.dataDir, file), join(dir, file));
   }
+  // The account vault: without it every registered account reads erased and no payment can be built.
+  const vault = join(ds.dataDir, 'vault');
+  if (existsSync(vault)) cpSync(vault, join(dir, 'vault'), { recursive: true });
   return dir;
 }
 

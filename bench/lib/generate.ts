@@ -9,11 +9,38 @@
  * (`decideGovernance`, `decidePushPayment`, `decideNotarize`, `decideIssueCertification`, …) on a
  * governance head built over the folded read models (`headFrom`), so a generated ledger cannot
  * drift from what the service records; events are sealed exactly as the Ledger seals them and
- * appended in batches (BatchWriter). Same seed and size → same bytes.
+ * appended in batches (BatchWriter). The signed duties the payment gate counts (issue 15,
+ * docs/duties.md) are performed the same way: bank accounts (`decideRegisterAccount`, numbers in
+ * DATA_DIR/vault), signers with seed-derived Ed25519 keys (`decideInviteSigner`,
+ * `decideEnrollSigner`), draw signatures, waiver executions and notarial acts. Same seed and size
+ * → same ledger bytes (docs/bench-generator.md).
  */
-import { accountsProjection } from '../../src/accounts/index.js';
-import { signersProjection } from '../../src/signers/index.js';
-import { createHash } from 'node:crypto';
+import {
+  accountIdOf,
+  accountsProjection,
+  decideRegisterAccount,
+  maskAccount,
+  revealAccount,
+  sealAccount,
+  subjectOf,
+  vaultDir,
+  type AccountPurpose,
+} from '../../src/accounts/index.js';
+import {
+  decideEnrollSigner,
+  decideInviteSigner,
+  drawSigningDocument,
+  getSigner,
+  notarialActDocument,
+  signersProjection,
+  waiverSigningDocument,
+  type InviteSigner,
+} from '../../src/signers/index.js';
+import { enrollmentToken } from '../../src/signers/routes.js';
+import { demoAccountNumber, demoRouting, demoSignerKey } from '../../src/demo/duties.js';
+import { signingDigestHex } from '../../src/platform/crypto/ed25519.js';
+import { canonicalJson } from '../../src/platform/ledger/canonical.js';
+import { createHash, sign as ed25519Sign, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { credit as creditProjection } from '../../projections/credit.js';
 import { governance, type GovernanceState } from '../../projections/governance.js';
@@ -42,7 +69,7 @@ import {
 } from '../../src/platform/ledger/envelope.js';
 import { loadOrCreateSecrets } from '../../src/platform/secrets.js';
 import { decide, type ProjectsCommand } from '../../src/projects/decide.js';
-import type { Draw, ProjectsState } from '../../src/projects/facts.js';
+import type { Draw, LienWaiver, ProjectsState } from '../../src/projects/facts.js';
 import { US_JURISDICTIONS } from '../../src/projects/jurisdictions.js';
 import { PROFILES } from '../../src/projects/profiles.js';
 import type { RegisterEntityBody } from '../../src/registry/contract.js';
@@ -65,7 +92,7 @@ import {
 } from './project-plan.js';
 
 /** Bump when the generator's output changes, so cached datasets are regenerated. */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 const BASE_YEAR = 2020;
 /** A generated job yields about this many events; sizes the start rate to the requested total. */
 const EVENTS_PER_JOB = 700;
@@ -79,6 +106,8 @@ const SCOPES: ApiKeyScope[] = [
   'ledger:read',
   'draws:approve',
 ];
+/** A notary's commission runs this many years from the day it is enrolled (then a renewed one enrolls). */
+const COMMISSION_YEARS = 4;
 /** The base URL certification badges name (a generated ledger is opened by services anywhere). */
 const PUBLIC_BASE_URL = 'https://plumbline.example';
 const CITIES = [
@@ -121,6 +150,16 @@ class Enough extends Error {}
 interface Lender {
   key: IssuedKey;
 }
+
+/** A signer the generator invited and enrolled, with the Ed25519 key derived from the seed. */
+interface Enrolled {
+  id: string;
+  key: KeyObject;
+}
+
+/** Ed25519 over the SHA-256 of the document's JCS bytes (docs/duties.md), standard base64. */
+const signDocument = (key: KeyObject, document: Record<string, unknown>): string =>
+  ed25519Sign(null, Buffer.from(signingDigestHex(document), 'hex'), key).toString('base64');
 
 export async function generateDataset(opts: GenerateOptions): Promise<GeneratedDataset> {
   const started = performance.now();
@@ -165,6 +204,11 @@ class Generator {
   readonly #creditView: ReturnType<typeof creditView>;
   readonly #pools: Record<'general_contractor' | 'architect' | 'inspector' | 'supplier', Firm[]>;
   readonly #subs = new Map<Trade, Firm[]>();
+  /** Signers by `<lender>|<label>`; notaries by `<lender>|<state>` with their commission's end. */
+  readonly #enrolled = new Map<string, Enrolled>();
+  readonly #notaries = new Map<string, Enrolled & { expires_on: string }>();
+  /** `<lender>|<payee entity id>` of the registered payee accounts. */
+  readonly #payees = new Set<string>();
   #firms = 0;
   #ids = 0;
   #now = 0;
@@ -211,6 +255,11 @@ class Generator {
   async run(): Promise<void> {
     this.#now = Date.UTC(BASE_YEAR, 0, 1);
     for (const name of LENDERS) this.#issueKey(name);
+    // The lenders' own accounts, verified the day the ledger starts (years before any payment).
+    LENDERS.forEach((name, lender) => {
+      this.#account(lender, 'DISBURSEMENT', null, name);
+      this.#account(lender, 'ESCROW', null, name);
+    });
     const perMonth = Math.max(1, Math.ceil(this.#opts.events / EVENTS_PER_JOB / START_SPREAD_MONTHS));
     const jobs: JobPlan[] = [];
     for (let m = 0; ; m += 1) {
@@ -282,6 +331,7 @@ class Generator {
           const finding = this.#governance.state.findings[id];
           return finding !== undefined && this.#projects.state.projects[finding.project_id]?.org_id === org;
         },
+        signer: (org, id) => getSigner(this.#signers.state, org, id),
       },
     });
     if (!decided.ok) throw new Error(`generator: ${command.type} refused: ${JSON.stringify(decided.error)}`);
@@ -366,6 +416,7 @@ class Generator {
     job.id = this.#command(job.lender, { type: 'RegisterProject', body });
     job.billed = job.sov.map(() => 0);
     this.#insurance(job, m);
+    this.#parties(job);
   }
 
   #insurance(job: JobPlan, m: number): void {
@@ -414,6 +465,201 @@ class Generator {
         },
       });
     }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Signed duties (docs/duties.md), through the signers and accounts deciders
+  // -------------------------------------------------------------------------------------------
+
+  /**
+   * The job's parties, the day it registers: the signers of its certification chain, of each
+   * subcontractor that will claim waivers, a notary commissioned in its state, and the GC's payee
+   * account with this lender — weeks before the first payment (outside the payee-account window).
+   */
+  #parties(job: JobPlan): void {
+    PROFILES[job.profile].certification_chain.forEach((_, index) => this.#chainSigner(job, index));
+    for (const line of job.sov) if (line.sub) this.#claimantSigner(job, this.#entity(job.lender, line.sub));
+    if (PROFILES[job.profile].notarized_document_types.length > 0) this.#notary(job);
+    const gc = job.gc.id!;
+    if (!this.#payees.has(`${job.lender}|${gc}`)) {
+      this.#payees.add(`${job.lender}|${gc}`);
+      this.#account(job.lender, 'PAYEE', gc, job.gc.name);
+    }
+  }
+
+  /**
+   * The lender's signer under `label`, invited (`decideInviteSigner`, with the enrollment token the
+   * route would answer) and enrolled with its seed-derived key (`decideEnrollSigner`) on first use.
+   */
+  #signer(lender: number, label: string, invite: Omit<InviteSigner, 'org_id' | 'token_sha256'>): Enrolled {
+    const name = `${lender}|${label}`;
+    const known = this.#enrolled.get(name);
+    if (known) return known;
+    const ctx = (eventId: string) => ({
+      now: new Date(this.#now),
+      eventId,
+      entityExists: (id: string) => Object.hasOwn(this.#registry.state.entities, id),
+    });
+    const inviteId = this.#nextId();
+    const token = enrollmentToken(this.#secrets.signingKey, inviteId);
+    const token_sha256 = createHash('sha256').update(token, 'utf8').digest('hex');
+    const org_id = this.lenders[lender]!.key.org_id;
+    const invited = decideInviteSigner(
+      this.#signers.state,
+      { ...invite, org_id, token_sha256 },
+      ctx(inviteId),
+    );
+    if (!invited.ok) throw new Error(`generator: signer invitation refused: ${invited.detail}`);
+    this.#emit(invited.events[0]!, this.#meta(lender, 'InviteSigner'), inviteId);
+    const { privateKey, publicKey } = demoSignerKey(`bench|${this.#opts.seed}`, name);
+    // The enrollment route's event id: derived from the token's hash (the signer holds no API key).
+    const enrollId = derivedEventId(`signer-enrollment/${token_sha256}`);
+    const enrolled = decideEnrollSigner(
+      this.#signers.state,
+      { token_sha256, public_key: publicKey },
+      ctx(enrollId),
+    );
+    if (!enrolled.ok) throw new Error(`generator: signer enrollment refused: ${enrolled.detail}`);
+    this.#emit(
+      enrolled.events[0]!,
+      { org_id: null, actor: 'anonymous', request_id: `bench-EnrollSigner-${this.#ids}` },
+      enrollId,
+    );
+    const signer = { id: invited.signer_id, key: privateKey };
+    this.#enrolled.set(name, signer);
+    return signer;
+  }
+
+  /** The signer of the chain's role `index`: 0 for the GC, 1 for the architect, 2 for the lender org. */
+  #chainSigner(job: JobPlan, index: number): Enrolled {
+    const role = PROFILES[job.profile].certification_chain[index]!;
+    const party = index === 0 ? job.gc.id! : index === 1 ? job.architect.id! : null;
+    return this.#signer(job.lender, `${role}|${party ?? 'org'}`, {
+      name: this.#names.person(),
+      capacity: role,
+      entity_id: party,
+      commission: null,
+    });
+  }
+
+  /** Who executes a claimant's waivers: the GC's chain signer, else the subcontractor's own. */
+  #claimantSigner(job: JobPlan, claimant: string): Enrolled {
+    if (claimant === job.gc.id) return this.#chainSigner(job, 0);
+    return this.#signer(job.lender, `Claimant|${claimant}`, {
+      name: this.#names.person(),
+      capacity: 'Claimant',
+      entity_id: claimant,
+      commission: null,
+    });
+  }
+
+  /**
+   * The lender's notary commissioned in the job's state, valid on `on` (today by default): a
+   * commission runs COMMISSION_YEARS; once it has expired a renewed one (a new signer) enrolls.
+   */
+  #notary(job: JobPlan, on = this.#today()): Enrolled & { expires_on: string } {
+    const slot = `${job.lender}|${job.jurisdiction}`;
+    const current = this.#notaries.get(slot);
+    if (current && on <= current.expires_on) return current;
+    const today = this.#today();
+    const commission = {
+      number: `${job.jurisdiction}-${String(job.lender + 1).padStart(2, '0')}${today.replaceAll('-', '')}`,
+      state: job.jurisdiction,
+      expires_on: `${Number(today.slice(0, 4)) + COMMISSION_YEARS}${today.slice(4)}`,
+    };
+    const signer = this.#signer(job.lender, `Notary|${commission.number}`, {
+      name: `${this.#names.person()}, Notary Public (${job.jurisdiction})`,
+      capacity: 'Notary',
+      entity_id: null,
+      commission,
+    });
+    const notary = { ...signer, expires_on: commission.expires_on };
+    this.#notaries.set(slot, notary);
+    return notary;
+  }
+
+  /** A notarial act (acknowledgment of the claimant's signer) over the waiver as recorded. */
+  #notarize(job: JobPlan, documentId: string): void {
+    const waiver = this.#projects.state.documents[documentId] as LienWaiver;
+    const act_date = this.#today();
+    const notary = this.#notary(job, act_date);
+    const appeared = this.#claimantSigner(job, waiver.claimant);
+    const commission = this.#signers.state.signers[notary.id]!;
+    const terms = {
+      notary_signer_id: notary.id,
+      notary_name: commission.name,
+      commission_number: commission.commission!.number,
+      commission_state: commission.commission!.state,
+      commission_expires_on: commission.commission!.expires_on,
+      act_type: 'acknowledgment' as const,
+      act_date,
+      appeared_signer_id: appeared.id,
+      document_id: documentId,
+      document_sha256: sha256Hex(canonicalJson(waiver)),
+    };
+    this.#decideGovernance(job.lender, 'Notarize', (head, ctx) =>
+      decideNotarize(
+        head,
+        {
+          type: 'NotarizeDocument',
+          document_type: 'LIEN_WAIVER',
+          document_id: documentId,
+          jurisdiction: job.jurisdiction,
+          act: {
+            notary_signer_id: notary.id,
+            act_type: terms.act_type,
+            act_date,
+            appeared_signer_id: appeared.id,
+            signature: signDocument(notary.key, notarialActDocument(terms)),
+          },
+        },
+        ctx,
+      ),
+    );
+  }
+
+  /**
+   * A bank account registered as `POST /api/accounts` does (`decideRegisterAccount`), verified by
+   * call-back today; its number, derived from the seed, is sealed in DATA_DIR/vault once recorded.
+   */
+  #account(lender: number, purpose: AccountPurpose, entity_id: string | null, holder: string): void {
+    const eventId = this.#nextId();
+    const org_id = this.lenders[lender]!.key.org_id;
+    const account_id = accountIdOf(eventId);
+    const subject = subjectOf(org_id, entity_id);
+    const label = `bench|${this.#opts.seed}|${lender}|${purpose}|${entity_id ?? 'org'}`;
+    const number = demoAccountNumber(label);
+    const decided = decideRegisterAccount(
+      this.#accounts.state,
+      {
+        account_id,
+        purpose,
+        entity_id,
+        subject,
+        holder_name: holder,
+        scheme: 'US_ABA',
+        aba_routing: demoRouting(entity_id === null ? `bench|lender${lender}` : label),
+        bic: null,
+        masked: maskAccount(number),
+        verification: {
+          method: 'callback',
+          reference: 'call-back to the number on file',
+          verified_on: this.#today(),
+        },
+      },
+      {
+        org_id,
+        eventId,
+        entityExists: (id) => Object.hasOwn(this.#registry.state.entities, id),
+      },
+    );
+    if (!decided.ok) throw new Error(`generator: account refused: ${decided.detail}`);
+    this.#emit(decided.events[0]!, this.#meta(lender, 'RegisterAccount'), eventId);
+    sealAccount(vaultDir(this.#opts.dataDir), subject, account_id, number);
+  }
+
+  #today(): string {
+    return new Date(this.#now).toISOString().slice(0, 10);
   }
 
   #changeOrder(job: JobPlan, m: number): void {
@@ -481,13 +727,22 @@ class Generator {
       body: { type: 'TITLE_DATE_DOWN', effective_on: day(21), new_liens: [] },
     });
     return {
+      // Each role's enrolled signer signs the application as it stands (docs/duties.md).
       sign: () => {
-        for (const role of PROFILES[job.profile].certification_chain)
+        PROFILES[job.profile].certification_chain.forEach((role, index) => {
+          const signer = this.#chainSigner(job, index);
+          const draw = this.#projects.state.draws[drawId]!;
           this.#command(job.lender, {
             type: 'SignDraw',
             draw_id: drawId,
-            body: { role, signer_name: this.#names.person(), signed_on: day(rng.int(7, 9)) },
+            body: {
+              role,
+              signer_id: signer.id,
+              signature: signDocument(signer.key, drawSigningDocument(draw)),
+              signed_on: day(rng.int(7, 9)),
+            },
           });
+        });
       },
       govern: () => {
         if (this.#govern(job, a, drawId, waivers)) {
@@ -556,7 +811,7 @@ class Generator {
             ? (of.funded_amount ?? 0)
             : net(of, r.claimant);
       const throughDate = r.kind === 'CONDITIONAL' ? through : of.period_to;
-      return this.#command(job.lender, {
+      const documentId = this.#command(job.lender, {
         type: 'RecordDocument',
         project_id: job.id!,
         body: waiverBody(
@@ -569,6 +824,19 @@ class Generator {
           r.kind === 'UNCONDITIONAL',
         ),
       });
+      // Executed by the claimant's signer: an Ed25519 signature over the waiver's terms.
+      const signer = this.#claimantSigner(job, r.claimant);
+      const waiver = this.#projects.state.documents[documentId] as LienWaiver;
+      this.#command(job.lender, {
+        type: 'SignDocument',
+        document_id: documentId,
+        body: {
+          signer_id: signer.id,
+          signature: signDocument(signer.key, waiverSigningDocument(waiver)),
+          signed_on: signed,
+        },
+      });
+      return documentId;
     });
   }
 
@@ -583,19 +851,7 @@ class Generator {
     const projectId = job.id!;
     const lender = job.lender;
     if (PROFILES[job.profile].notarized_document_types.includes('LIEN_WAIVER'))
-      for (const documentId of waivers)
-        this.#decideGovernance(lender, 'Notarize', (head, ctx) =>
-          decideNotarize(
-            head,
-            {
-              type: 'NotarizeDocument',
-              document_type: 'LIEN_WAIVER',
-              document_id: documentId,
-              jurisdiction: job.jurisdiction,
-            },
-            ctx,
-          ),
-        );
+      for (const documentId of waivers) this.#notarize(job, documentId);
     const rail = this.#rng.chance(0.7) ? 'ACH' : 'Wire';
     const push = (asked: string) =>
       this.#decideGovernance(lender, 'PaymentPush', (head, ctx) =>
@@ -680,7 +936,8 @@ class Generator {
         draw_id: payment.draw_id,
         message_id: payment.message_id,
         location: `${payment.message_id}.xml`,
-        sha256: sha256Hex(instructionOf(payment)),
+        // The pain.001 as the outbox builds it, with the numbers the vault reveals.
+        sha256: sha256Hex(instructionOf(payment, (id) => revealAccount(vaultDir(this.#opts.dataDir), id))),
         attempt: 1,
         delivered_at: new Date(this.#now).toISOString(),
       }),

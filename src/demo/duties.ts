@@ -202,7 +202,8 @@ export function demoRouting(label: string): string {
   return [...d, (10 - (partial % 10)) % 10].join('');
 }
 
-const demoAccountNumber = (label: string): string =>
+/** A 10-digit account number derived from a label. */
+export const demoAccountNumber = (label: string): string =>
   String(
     BigInt(`0x${createHash('sha256').update(`account|${label}`).digest('hex').slice(0, 12)}`) %
       10_000_000_000n,

@@ -11,6 +11,8 @@ import { keys } from '../../projections/keys.js';
 import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
+import { accountsProjection } from '../../src/accounts/index.js';
+import { signersProjection } from '../../src/signers/index.js';
 import type { DrawCompiledData, ProjectScannedData } from '../../src/governance/events.js';
 import { decideGovernance } from '../../src/governance/decide.js';
 import { headFrom } from '../../src/governance/head.js';
@@ -67,6 +69,38 @@ describe('a generated bench ledger replays to what the service computes', functi
     }
   });
 
+  it('pays through the signed duties (issue 15): enrolled signers, executed waivers, notarial acts, stable accounts', () => {
+    const count = (type: string) => events.filter((e) => e.type === type).length;
+    expect(count('SignerEnrolled')).to.equal(count('SignerInvited'));
+    expect(count('BankAccountRegistered')).to.be.greaterThan(6);
+    const data = (type: string) => events.filter((e) => e.type === type).map((e) => e.data);
+    for (const d of data('DrawSigned'))
+      expect((d as { attestation: string }).attestation).to.equal('ED25519');
+    // Every notarized waiver was first executed by its claimant's signer; every act is a notarial act.
+    const executed = new Set(data('DocumentSigned').map((d) => (d as { document_id: string }).document_id));
+    expect(count('DocumentNotarized')).to.be.greaterThan(10);
+    for (const d of data('DocumentNotarized') as { document_id: string; status: string }[])
+      expect([d.status, executed.has(d.document_id)], d.document_id).to.deep.equal(['NOTARIAL_ACT', true]);
+    // A refused push is refused for what the facts say, never for a duty the generator skipped.
+    const duties = ['signatures', 'waivers_executed', 'notarization', 'payee_account_stable'];
+    for (const d of data('PaymentPushBlocked')) {
+      const failed = (d as { gates: { gate: string; passed: boolean; detail: string }[] }).gates.filter(
+        (g) => !g.passed && duties.includes(g.gate),
+      );
+      expect(failed, JSON.stringify(failed)).to.deep.equal([]);
+    }
+  });
+
+  it('is deterministic: the same seed and size give the same ledger, byte for byte', async () => {
+    const again = mkdtempSync(join(tmpdir(), 'plumbline-generated-'));
+    try {
+      const twin = await generateDataset({ dataDir: again, events: 5_000, seed: 'generated-ledger-replay' });
+      expect([twin.head, twin.counts]).to.deep.equal([dataset.head, dataset.counts]);
+    } finally {
+      rmSync(again, { recursive: true, force: true });
+    }
+  });
+
   it('re-running the service’s compile decider at each recorded compilation’s head gives the recorded verdict and findings', () => {
     const folds = [
       new Fold(keys),
@@ -75,6 +109,8 @@ describe('a generated bench ledger replays to what the service computes', functi
       new Fold(governance),
       new Fold(observationsProjection),
       new Fold(credit),
+      new Fold(signersProjection),
+      new Fold(accountsProjection),
     ] as Fold<unknown>[];
     const reads = new FoldReadModels(folds);
     const view = creditView({ runtime: reads });
