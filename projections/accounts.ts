@@ -14,7 +14,7 @@ import {
 
 export const accountsProjection: Projection<AccountsState> = {
   name: 'accounts',
-  version: 1,
+  version: 2,
   init: initAccountsState,
   evolve(state, event: SealedEvent) {
     const org_id = event.meta.org_id;
@@ -27,7 +27,7 @@ export const accountsProjection: Projection<AccountsState> = {
           verification: { ...d.verification },
           id: d.account_id,
           org_id,
-          registered_at: event.recorded_at,
+          registered_at: d.registered_at ?? event.recorded_at,
           registered_by: event.meta.actor,
           reverifications: [],
           erased: false,

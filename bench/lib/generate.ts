@@ -650,6 +650,7 @@ class Generator {
       {
         org_id,
         eventId,
+        now: new Date(this.#now),
         entityExists: (id) => Object.hasOwn(this.#registry.state.entities, id),
       },
     );

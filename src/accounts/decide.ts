@@ -22,15 +22,16 @@ export const accountStream = (id: string): string => `account-${id}`;
 
 export function decideRegisterAccount(
   state: AccountsState,
-  data: BankAccountRegisteredData,
-  ctx: { org_id: string; eventId: string; entityExists(id: string): boolean },
+  data: Omit<BankAccountRegisteredData, 'registered_at'>,
+  ctx: { org_id: string; eventId: string; now: Date; entityExists(id: string): boolean },
 ): AccountsDecided {
   if (data.entity_id !== null && !ctx.entityExists(data.entity_id))
     return { ok: false, code: 'INVALID_REQUEST', detail: `unknown entity ${data.entity_id}` };
+  const registered: BankAccountRegisteredData = { ...data, registered_at: ctx.now.toISOString() };
   return {
     ok: true,
     id: data.account_id,
-    events: [accountsEvent('BankAccountRegistered', ctx.eventId, accountStream(data.account_id), data)],
+    events: [accountsEvent('BankAccountRegistered', ctx.eventId, accountStream(data.account_id), registered)],
   };
 }
 

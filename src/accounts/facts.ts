@@ -34,6 +34,13 @@ export interface BankAccountRegisteredData {
   bic: string | null;
   masked: string;
   verification: { method: VerificationMethod; reference: string | null; verified_on: string };
+  /**
+   * When the account was registered, by the command's clock — the clock the payment gate's "today"
+   * comes from, so the payee-account window compares two instants of one clock (the demo seeds a
+   * timeline on its own clock while the ledger records wall time). Absent on events recorded
+   * before it was added; they read the event's `recorded_at`.
+   */
+  registered_at?: string;
 }
 
 export interface BankAccountReverifiedData {

@@ -143,6 +143,7 @@ export function mountAccounts(s: Service): void {
             {
               org_id,
               eventId,
+              now: s.clock.now(),
               entityExists: (id) => Object.hasOwn(s.runtime.state(registryProjection).entities, id),
             },
           ),

@@ -154,16 +154,24 @@ export function mountSigners(s: Service, tokenSecret: string): void {
     // One enrollment per token: its event id is derived from the token's hash, so a retry is the
     // same event (the request carries no API key, hence no Idempotency-Key of its own).
     const eventId = derivedEventId(`signer-enrollment/${tokenSha256(body.token)}`);
-    const committed = await runCommand(s.ledger, req, () => {
-      const decided = unwrap(
-        decideEnrollSigner(
-          state(),
-          { token_sha256: tokenSha256(body.token), public_key: body.public_key },
-          ctxFor(s.clock.now(), eventId),
-        ),
-      );
-      return { events: decided.events, result: decided.signer_id };
-    });
+    // The enrollment is the inviting org's event (so other tenants see it redacted); an unknown
+    // token is refused by the decider before anything is appended.
+    const invited = state().signers[state().by_token[tokenSha256(body.token)] ?? ''];
+    const committed = await runCommand(
+      s.ledger,
+      req,
+      () => {
+        const decided = unwrap(
+          decideEnrollSigner(
+            state(),
+            { token_sha256: tokenSha256(body.token), public_key: body.public_key },
+            ctxFor(s.clock.now(), eventId),
+          ),
+        );
+        return { events: decided.events, result: decided.signer_id };
+      },
+      invited ? { org_id: invited.org_id } : undefined,
+    );
     const signer = state().signers[committed.result]!;
     const last = committed.events[committed.events.length - 1]!;
     res.status(201).json({

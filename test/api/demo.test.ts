@@ -191,6 +191,7 @@ describe('demo dataset (seed-demo, first start)', function () {
         'governance:read',
         'governance:write',
         'ledger:read',
+        'admin',
       ]);
     });
 

@@ -100,7 +100,7 @@ describe('governance pages and the front door (Chromium)', function () {
     expect(await page.locator('h1').textContent()).to.equal('Harbor View Lofts');
     const card = page.locator('.draw-card').first();
     expect(await card.locator('.verdict').textContent()).to.equal(
-      'Not fundable now: 2 of 7 gates are not met.',
+      'Not fundable now: 2 of 8 gates are not met.',
     );
     const failing = card.locator('.checklist li.fail');
     const failed = await failing.allTextContents();
@@ -109,7 +109,7 @@ describe('governance pages and the front door (Chromium)', function () {
     expect(failed[0]).to.contain('Rule verdict_fundable');
     expect(failed[1]).to.contain('The documents the profile requires notarized are notarized: not met');
     expect(failed[1]).to.contain('Rule notarization');
-    expect(await card.locator('.checklist li.pass').count()).to.equal(5);
+    expect(await card.locator('.checklist li.pass').count()).to.equal(6);
     const finding = page.locator('#finding-rows tr').first();
     expect(await finding.locator('td').first().textContent()).to.equal('Blocking');
     expect(await finding.locator('td').nth(3).textContent()).to.match(/TTL-/);

@@ -114,6 +114,14 @@ describe('several service nodes on one EventStoreDB and one Redis', function () 
       return String(res.body.key);
     };
     const worker = await issue(['credit:read', 'governance:read', 'governance:write']);
+    // Each append lane writes with keys of its own, a fresh one every 500 appends: flat out, one key
+    // would spend its per-minute project quota (SPEC §3, 600/min, shared across nodes) within the
+    // window and see only 429s.
+    const laneKeys = [
+      await issue(['governance:read', 'governance:write']),
+      await issue(['governance:read', 'governance:write']),
+    ];
+    const APPENDS_PER_KEY = 500;
     const quota = await issue(['credit:read']);
     const seeded = await call(0, 'POST', '/api/entities', worker, {
       legal_name: 'Keystone Builders, Inc.',
@@ -135,9 +143,11 @@ describe('several service nodes on one EventStoreDB and one Redis', function () 
       (Date.now() < stop.at || restartedAt === Number.MAX_SAFE_INTEGER) && Date.now() < started + 60_000;
     const appends = async (lane: number) => {
       for (let n = 0; running(); n += 1) {
+        if (n > 0 && n % APPENDS_PER_KEY === 0)
+          laneKeys[lane] = await issue(['governance:read', 'governance:write']);
         const node = (lane + n) % 3;
         const at = Date.now();
-        const answer = await call(node, 'POST', '/api/entities', worker, {
+        const answer = await call(node, 'POST', '/api/entities', laneKeys[lane]!, {
           legal_name: `Firm ${lane}-${n}`,
           roles: ['supplier'],
         });
@@ -253,6 +263,7 @@ describe('several service nodes on one EventStoreDB and one Redis', function () 
           const page = await get(
             `/api/entities?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
           );
+          expect(page.data, `entities page: ${JSON.stringify(page).slice(0, 300)}`).to.be.an('array');
           all.push(...(page.data as unknown[]));
           cursor = typeof page.next_cursor === 'string' ? page.next_cursor : null;
         } while (cursor);

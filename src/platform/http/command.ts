@@ -31,6 +31,11 @@ export function runCommand<R>(
   ledger: Ledger,
   req: Request,
   decide: (head: LedgerHead, eventId: string) => Decision<R> | Promise<Decision<R>>,
+  /**
+   * The org the events belong to when the request carries no key of it (a signer enrolling with
+   * its token alone): events of an org are shown in full to that org only, never to every tenant.
+   */
+  on_behalf_of?: { org_id: string },
 ): Promise<CommitResult<R>> {
   const ctx = ctxOf(req);
   const idemKey = ctx.idempotency_key;
@@ -38,17 +43,20 @@ export function runCommand<R>(
   const keyed = idemKey !== null && keyId !== undefined;
   // The first event's id is fixed before deciding: resource ids are minted from it.
   const eventId = keyed ? idempotencyEventId(keyId, idemKey, 0) : newEventId();
-  const committed = ledger.commit(async (head) => {
-    const decision = await decide(head, eventId);
-    if (!keyed) return decision;
-    return {
-      ...decision,
-      events: decision.events.map((event, index) => ({
-        ...event,
-        id: event.id ?? idempotencyEventId(keyId, idemKey, index),
-      })),
-    };
-  }, commandMeta(req));
+  const committed = ledger.commit(
+    async (head) => {
+      const decision = await decide(head, eventId);
+      if (!keyed) return decision;
+      return {
+        ...decision,
+        events: decision.events.map((event, index) => ({
+          ...event,
+          id: event.id ?? idempotencyEventId(keyId, idemKey, index),
+        })),
+      };
+    },
+    on_behalf_of ? { ...commandMeta(req), org_id: on_behalf_of.org_id } : commandMeta(req),
+  );
   // Every response that records something says where its receipt is: the one place for all routes.
   return committed.then((result) => {
     const last = result.events[result.events.length - 1];
