@@ -11,7 +11,7 @@ import { authOf } from '../platform/http/context.js';
 import { runCommand } from '../platform/http/command.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
-import { parseWith } from '../platform/http/validate.js';
+import { nameText, parseWith } from '../platform/http/validate.js';
 import {
   accountIdOf,
   decideEraseSubject,
@@ -25,7 +25,7 @@ import { accountHmac, discardAccount, eraseSubject, revealAccount, sealAccount, 
 
 const verification = z.strictObject({
   method: z.enum(VERIFICATION_METHODS),
-  reference: z.string().trim().min(1).max(140).optional(),
+  reference: nameText(140).optional(),
   verified_on: z.iso.date(),
 });
 
@@ -37,7 +37,7 @@ export const RegisterAccountBody = z
       .string()
       .regex(/^ent_[a-z2-7]{16}$/)
       .optional(),
-    holder_name: z.string().trim().min(1).max(140),
+    holder_name: nameText(140),
     aba_routing: z.string().optional(),
     account_number: z.string().optional(),
     iban: z.string().optional(),
@@ -63,7 +63,7 @@ export const RegisterAccountBody = z
   });
 export const ReverifyAccountBody = z.strictObject({
   method: z.enum(VERIFICATION_METHODS),
-  reference: z.string().trim().min(1).max(140).optional(),
+  reference: nameText(140).optional(),
 });
 export const EraseAccountsBody = z.strictObject({
   /** The payee whose accounts are erased; absent = the lender org's own accounts. */

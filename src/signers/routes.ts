@@ -15,7 +15,7 @@ import { jsonBody } from '../platform/http/middleware.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { countRequest } from '../platform/http/rate-limit.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
-import { parseWith } from '../platform/http/validate.js';
+import { freeText, nameText, parseWith } from '../platform/http/validate.js';
 import { isoDate, shortText } from '../projects/contract-primitives.js';
 import {
   decideEnrollSigner,
@@ -37,7 +37,7 @@ export const InviteSignerBody = z.strictObject({
     .optional(),
   commission: z
     .strictObject({
-      number: z.string().trim().min(1).max(40),
+      number: nameText(40),
       state: z.string().regex(/^[A-Z]{2}$/, 'a two-letter US state or territory code'),
       expires_on: isoDate,
     })
@@ -47,7 +47,7 @@ export const EnrollSignerBody = z.strictObject({
   token: z.string().regex(/^plenr_[A-Za-z0-9_-]{43}$/, 'an enrollment token (plenr_…)'),
   public_key: z.string().min(1).max(100),
 });
-export const RevokeSignerBody = z.strictObject({ reason: z.string().trim().min(1).max(500) });
+export const RevokeSignerBody = z.strictObject({ reason: freeText(500) });
 /** A signer as the API answers it (never its token hash). */
 export const SignerResponse = z.strictObject({
   id: z.string(),

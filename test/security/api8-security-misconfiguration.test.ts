@@ -119,6 +119,42 @@ describe('OWASP API8 — security misconfiguration', function () {
       expect(named.status).to.equal(201);
     });
 
+    it('refuses control characters in what signed duties record: signer and notary names, account holders, revocation reasons', async () => {
+      const head = await svc.head();
+      const bad = 'Dana\u0007Keystone';
+      const cases: [string, Record<string, unknown>, string][] = [
+        ['/api/signers', { name: bad, capacity: 'Lender' }, 'name'],
+        [
+          '/api/signers',
+          {
+            name: 'Nora Public',
+            capacity: 'Notary',
+            commission: { number: 'CA-22\u0000', state: 'CA', expires_on: '2027-12-31' },
+          },
+          'commission.number',
+        ],
+        [
+          '/api/accounts',
+          {
+            purpose: 'DISBURSEMENT',
+            holder_name: bad,
+            aba_routing: '021000021',
+            account_number: '4000123456',
+            verification: { method: 'callback', verified_on: '2026-05-01' },
+          },
+          'holder_name',
+        ],
+        ['/api/signers/sgn_aaaaaaaaaaaaaaaa/revoke', { reason: 'left\u001b[31m' }, 'reason'],
+      ];
+      for (const [path, body, field] of cases) {
+        const res = await request(svc.app).post(path).set(bearer).send(body);
+        expect(res.status, `${path} ${field}`).to.equal(400);
+        expect(res.body.errors[0].path, path).to.equal(field);
+        expect(res.body.errors[0].message, path).to.contain('control characters');
+      }
+      expect(await svc.head(), 'nothing recorded').to.equal(head);
+    });
+
     it('shares one rule across contracts: names take no control character, free text only tab and newlines', () => {
       expect(freeText().safeParse('Cured on site.\n\tRe-inspected 2026-06-01.\r\n').success).to.equal(true);
       for (const bad of ['\u0000', '\u0007', '\u000b', '\u001b', '\u007f', '\u009b'])
