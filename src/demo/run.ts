@@ -257,9 +257,6 @@ async function sendSteps(
       continue;
     }
     clock.set(step.at);
-    // Over months the background verifier keeps the chain watermark at the head; a backfill
-    // outruns it, and /readyz would report the chain unverified while the story is told.
-    if (step.phase === 'governance') await deps.verifier.run();
     const key = step.sender === 'operator' ? keys.operator : keys.lenders[step.sender]!;
     await send(base, step, key, refs, plan.seed);
   }
