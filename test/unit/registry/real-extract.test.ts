@@ -10,8 +10,12 @@ import {
 } from '../../../src/registry/index.js';
 import { openTempLedger, PINNED_NOW, type TempLedger } from './support.js';
 
+/**
+ * The real SAM.gov extract of the design folder (`../shared/data/sam/`), committed byte for byte as
+ * a fixture (sha256 d3d71f4e…9d3324) so a clean clone tests it wherever it lands.
+ */
 const REAL_EXTRACT = fileURLToPath(
-  new URL('../../../../shared/data/sam/SAM_Exclusions_Public_Extract_20049.zip', import.meta.url),
+  new URL('../../fixtures/sam/SAM_Exclusions_Public_Extract_20049.zip', import.meta.url),
 );
 
 /**
