@@ -46,6 +46,21 @@ async function refusedGates(j: DrawJourney, body: Record<string, unknown> = {}):
 }
 
 const failed = (gates: Gate[]) => gates.filter((g) => !g.passed).map((g) => g.gate);
+
+/** Records an OSHA citation against the journey's GC on its project (DOMAIN §8 SAFETY). */
+async function citeGc(
+  j: DrawJourney,
+  citation: { activity_nr: string; type: 'S' | 'W'; penalty: number; abate_by: string },
+): Promise<void> {
+  const res = await j.post('/api/observations', {
+    project_id: j.projectId,
+    entity: j.gc,
+    kind: 'osha_citation',
+    observed_on: '2026-06-03',
+    ...citation,
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+}
 const detailOf = (gates: Gate[], gate: string) => gates.find((g) => g.gate === gate)?.detail ?? '';
 
 describe('payment gate: a compiled draw is paid only on the facts at the moment of payment', function () {
@@ -79,17 +94,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     it('the GC’s behavioral state (a serious citation puts it on PROBATION): PRAL HOLD, escrow only', async () => {
       j = await startJourney();
       await j.readyToPay();
-      const citation = await j.post('/api/observations', {
-        project_id: j.projectId,
-        entity: j.gc,
-        kind: 'osha_citation',
-        observed_on: '2026-06-03',
-        activity_nr: '1700009',
-        type: 'S',
-        penalty: D(9_000),
-        abate_by: '2026-06-30',
-      });
-      expect(citation.status, JSON.stringify(citation.body)).to.equal(201);
+      await citeGc(j, { activity_nr: '1700009', type: 'S', penalty: D(9_000), abate_by: '2026-06-30' });
 
       const gates = await refusedGates(j, { rail: 'ACH' });
       expect(failed(gates)).to.include('eligibility');
@@ -162,17 +167,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     it('a rail turns CRITICAL: a willful, unabated OSHA citation against the GC', async () => {
       j = await startJourney();
       await j.readyToPay();
-      const citation = await j.post('/api/observations', {
-        project_id: j.projectId,
-        entity: j.gc,
-        kind: 'osha_citation',
-        observed_on: '2026-06-03',
-        activity_nr: '1700011',
-        type: 'W',
-        penalty: D(70_000),
-        abate_by: '2026-07-15',
-      });
-      expect(citation.status, JSON.stringify(citation.body)).to.equal(201);
+      await citeGc(j, { activity_nr: '1700011', type: 'W', penalty: D(70_000), abate_by: '2026-07-15' });
 
       const gates = await refusedGates(j, { rail: 'ESCROW' });
       expect(failed(gates)).to.include('no_critical_rail');
