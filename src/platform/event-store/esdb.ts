@@ -68,6 +68,7 @@ import {
   StoreUnavailable,
 } from '../ledger/errors.js';
 import type { StoredRecord } from '../ledger/verify.js';
+import { LedgerIndexFile, type IndexedEvent } from './esdb-index.js';
 import type { AppendResult, EventHandler, EventStore, ReadStreamOptions, Subscription } from './port.js';
 
 export const DEFAULT_LEDGER_STREAM = 'plumbline-ledger';
@@ -95,6 +96,17 @@ export interface EsdbEventStoreOptions {
    * are split into chunks below it (see the module comment for what that means for atomicity).
    */
   maxAppendBytes?: number;
+  /**
+   * The SQLite file that keeps this node's index of the ledger stream (ids, envelope streams and
+   * a checkpoint; see esdb-index.ts), e.g. DATA_DIR/esdb-index.db, so a restart reads only the
+   * events after the checkpoint. Default ':memory:': the same index, for this handle only.
+   */
+  indexPath?: string;
+  /**
+   * Told when the index file does not describe this ledger stream (its checkpoint event is not in
+   * the stream, or is another event) and is emptied to be rebuilt from the stream; for logs.
+   */
+  onIndexRebuild?: (reason: string) => void;
 }
 
 /** The ledger stream holds an event this adapter did not write (not a Plumbline envelope). */
@@ -127,15 +139,11 @@ interface Positioned {
   revision: number;
 }
 
-interface LedgerIndex {
-  head: LedgerHead;
-  ids: Map<string, number>;
-  streams: Map<string, number[]>;
-}
-
 /** ESDB hands ids back in lower-case canonical form; any other spelling would break content_hash. */
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const READ_CONCURRENCY = 8;
+/** Events per read while the index catches up with the stream; each page is one transaction. */
+const INDEX_PAGE = 2000;
 
 /** Client failures that mean "cannot reach or write the store" (503), not a bug or a conflict. */
 const UNAVAILABLE = new Set<string>([
@@ -235,6 +243,11 @@ function headSeqOf(actual: CurrentRevision): number {
   return actual === NO_STREAM ? 0 : Number(actual) + 1;
 }
 
+/** What the index keeps of an event at `seq` (for events read: their revision + 1, not metadata). */
+function indexed(event: SealedEvent, seq = event.seq): IndexedEvent {
+  return { seq, id: event.id, stream: event.stream, hash: event.hash };
+}
+
 function lastHead(events: readonly SealedEvent[]): LedgerHead {
   const last = events[events.length - 1]!;
   return { seq: last.seq, hash: last.hash };
@@ -301,8 +314,11 @@ export class EsdbEventStore implements EventStore {
   readonly #onSubscriptionError: ((error: unknown) => void) | undefined;
   readonly #maxAppendBytes: number;
   readonly #subscriptions = new Set<LiveSubscription>();
-  #index: LedgerIndex = { head: EMPTY_HEAD, ids: new Map(), streams: new Map() };
+  readonly #index: LedgerIndexFile;
+  readonly #onIndexRebuild: ((reason: string) => void) | undefined;
   #indexQueue: Promise<void> = Promise.resolve();
+  /** Whether this handle has checked that the index's checkpoint event is in the stream. */
+  #indexChecked = false;
   /** The last event this handle wrote or read as the head; undefined until it knows one. */
   #tail: LedgerHead | undefined;
 
@@ -312,12 +328,14 @@ export class EsdbEventStore implements EventStore {
     this.#resubscribeMs = opts.resubscribeDelayMs ?? 100;
     this.#onSubscriptionError = opts.onSubscriptionError;
     this.#maxAppendBytes = opts.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
+    this.#index = new LedgerIndexFile(opts.indexPath ?? ':memory:');
+    this.#onIndexRebuild = opts.onIndexRebuild;
   }
 
   /**
    * A store on the server an `esdb://` (or `esdb+discover://`) connection string names, e.g.
-   * `esdb://localhost:2113?tls=false`. No I/O happens here: the client connects on first use,
-   * so an unreachable server shows up as StoreUnavailable from the first call.
+   * `esdb://localhost:2113?tls=false`. Only the index file is opened here: the client connects on
+   * first use, so an unreachable server shows up as StoreUnavailable from the first call.
    */
   static connect(url: string, opts: EsdbEventStoreOptions = {}): EsdbEventStore {
     return new EsdbEventStore(EventStoreDBClient.connectionString(url), opts);
@@ -347,7 +365,7 @@ export class EsdbEventStore implements EventStore {
         assertLinks(events, this.#tail);
         // A WrongExpectedVersion here is a race, never a repeat: nobody else holds fresh ids, and
         // ESDB acknowledges a repeat of these very events at their positions as a success.
-        return this.#writeChunks(chunks, expectedHead, false);
+        return this.#writeChunks(chunks, expectedHead);
       }
     }
     return this.#appendChecked(events, expectedHead);
@@ -355,24 +373,32 @@ export class EsdbEventStore implements EventStore {
 
   /** The path with the index: duplicate ids, a head this handle has not seen, resumed chunks. */
   async #appendChecked(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
-    if (this.#index.head.seq < expectedHead) await this.#syncIndex();
+    // A fresh handle checks a file's checkpoint against the stream once, even when it is current.
+    if (!this.#indexTrusted() || this.#index.head().seq < expectedHead) await this.#syncIndex();
     try {
       return await this.#appendIndexed(events, expectedHead);
     } catch (error) {
       if (!(error instanceof AppendConflict)) throw error;
       // Another writer moved the stream; if it stored these very ids, this is a repeat, not a race.
-      await this.#syncIndex();
-      const stored = events.map((e) => this.#index.ids.get(e.id)).filter((seq) => seq !== undefined);
-      if (stored.length !== events.length) throw error;
-      return { events: await this.#readSeqs(stored), head: this.#index.head, duplicate: true };
+      const originals = await this.#storedOriginals(events);
+      if (!originals) throw error;
+      return originals;
     }
   }
 
+  /** The stored originals when every id of `events` is in the ledger (index brought up to date). */
+  async #storedOriginals(events: readonly SealedEvent[]): Promise<AppendResult | undefined> {
+    await this.#syncIndex();
+    const stored = events.map((e) => this.#index.seqOf(e.id)).filter((seq) => seq !== undefined);
+    if (stored.length !== events.length) return undefined;
+    return { events: await this.#readSeqs(stored), head: this.#index.head(), duplicate: true };
+  }
+
   async #appendIndexed(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
-    const known = events.map((e) => this.#index.ids.get(e.id));
+    const known = events.map((e) => this.#index.seqOf(e.id));
     const stored = known.filter((seq) => seq !== undefined);
     if (stored.length === events.length) {
-      return { events: await this.#readSeqs(stored), head: this.#index.head, duplicate: true };
+      return { events: await this.#readSeqs(stored), head: this.#index.head(), duplicate: true };
     }
     // A prefix already stored at its own seqs: an earlier split append of these events stopped
     // between chunks. If the stored prefix is these very events, write the rest.
@@ -392,23 +418,25 @@ export class EsdbEventStore implements EventStore {
     }
     const rest = events.slice(resumable ? prefix : 0);
     const restHead = resumable ? rest[0]!.seq - 1 : expectedHead;
-    const indexed = this.#index.head;
+    const indexed = this.#index.head();
     if (indexed.seq !== restHead) throw new AppendConflict(expectedHead, indexed.seq);
     assertLinks(rest, indexed);
-    const written = await this.#writeChunks(chunksBelow(rest, this.#maxAppendBytes), restHead, true);
+    const written = await this.#writeChunks(chunksBelow(rest, this.#maxAppendBytes), restHead);
     return written.duplicate ? written : { ...written, events };
   }
 
   /**
-   * Writes chunks in order, each at its exact expected revision. `readBack`: the ids may repeat,
-   * so confirm from the last stored event that the store holds these events and not another
-   * writer's copy of the same ids (ESDB acknowledges that like a fresh write).
+   * Writes chunks in order, each at its exact expected revision. ESDB's idempotence compares ids
+   * only: when every id of an append already sits at the positions after the expected revision,
+   * it answers Success exactly as for a fresh write (and writes nothing). A chunk whose ids are
+   * all fresh UUIDv7s can be acknowledged that way only for this very chunk written before, since
+   * nobody else holds those ids. A chunk with an id that can repeat (UUIDv5 from an
+   * Idempotency-Key or a demo seed) can be acknowledged for another writer's events sealed with
+   * the same ids and other content, so its last event is read back and its hash compared — one
+   * event suffices, as its hash chains over the whole chunk — before the next chunk is written on
+   * top of it (a chunk written on another writer's copy would break the chain).
    */
-  async #writeChunks(
-    chunks: SealedEvent[][],
-    expectedHead: number,
-    readBack: boolean,
-  ): Promise<AppendResult> {
+  async #writeChunks(chunks: SealedEvent[][], expectedHead: number): Promise<AppendResult> {
     let head = expectedHead;
     for (const chunk of chunks) {
       const expectedRevision = head === 0 ? NO_STREAM : BigInt(head - 1);
@@ -420,25 +448,25 @@ export class EsdbEventStore implements EventStore {
         throw new AppendConflict(head, headSeqOf(error.actualVersion));
       }
       head += chunk.length;
-    }
-    const events = chunks.flat();
-    if (readBack) {
-      const [last] = await this.#readRange(head, 1);
-      if (!last || last.event.id !== events[events.length - 1]!.id) {
+      if (chunk.every((e) => FRESH_ID.test(e.id))) continue;
+      const last = chunk[chunk.length - 1]!;
+      const [stored] = await this.#readRange(head, 1);
+      if (!stored || stored.event.id !== last.id) {
         throw new StoreUnavailable(
-          `the ledger stream does not hold the events just appended after seq ${expectedHead}`,
+          `the ledger stream does not hold the events just appended after seq ${head - chunk.length}`,
         );
       }
-      if (last.event.hash !== events[events.length - 1]!.hash) {
-        // Another writer stored the same ids here first: hand back its originals.
+      if (stored.event.hash !== last.hash) {
+        // Another writer stored the same ids here first: hand back its originals once all are in.
         this.#tail = undefined;
-        await this.#syncIndex();
-        const seqs = events.map((e) => e.seq);
-        return { events: await this.#readSeqs(seqs), head: this.#index.head, duplicate: true };
+        const originals = await this.#storedOriginals(chunks.flat());
+        if (!originals) throw new AppendConflict(expectedHead, this.#index.head().seq);
+        return originals;
       }
     }
-    if (this.#index.head.seq === expectedHead)
-      for (const e of events) this.#indexAdd({ event: e, revision: e.seq - 1 });
+    const events = chunks.flat();
+    // Not before this handle has checked the file's checkpoint: it might extend another history.
+    if (this.#indexTrusted()) this.#index.add(events.map((e) => indexed(e)));
     this.#tail = lastHead(events);
     return { events, head: this.#tail, duplicate: false };
   }
@@ -479,15 +507,14 @@ export class EsdbEventStore implements EventStore {
 
   /**
    * One aggregate's events. ESDB has no secondary index on the envelope `stream` field, so this
-   * brings the in-memory index up to the store's end (one read, usually empty) and then reads
-   * the matching revisions, a request per run of consecutive seqs.
+   * brings the index file up to the store's end (one read, usually empty) and then reads the
+   * matching revisions, a request per run of consecutive seqs.
    */
   async readStream(stream: string, opts: ReadStreamOptions = {}): Promise<SealedEvent[]> {
     try {
       await this.#syncIndex();
-      const after = opts.after ?? 0;
-      const seqs = (this.#index.streams.get(stream) ?? []).filter((seq) => seq > after);
-      return await this.#readSeqs(seqs.slice(0, opts.limit ?? seqs.length));
+      const seqs = this.#index.seqsOf(stream, opts.after ?? 0, opts.limit ?? -1);
+      return await this.#readSeqs(seqs);
     } catch (error) {
       throw translate(error);
     }
@@ -516,30 +543,49 @@ export class EsdbEventStore implements EventStore {
   async close(): Promise<void> {
     await Promise.all([...this.#subscriptions].map((s) => s.close()));
     await this.#client.dispose();
+    this.#index.close();
   }
 
-  /** Reads everything after the index head into the index; serialized, so runs never interleave. */
+  /** An empty index describes every ledger; any other is trusted once this handle checked it. */
+  #indexTrusted(): boolean {
+    return this.#indexChecked || this.#index.head().seq === 0;
+  }
+
+  /** Reads everything after the index's checkpoint into it; serialized, so runs never interleave. */
   #syncIndex(): Promise<void> {
-    // Visited one by one rather than collected: the first sync of a handle reads the whole ledger.
-    const run = this.#indexQueue.then(async () => {
-      await this.#scan(BigInt(this.#index.head.seq), Number.MAX_SAFE_INTEGER, FORWARDS, (p) =>
-        this.#indexAdd(p),
-      );
-    });
+    const run = this.#indexQueue.then(() => this.#catchUpIndex());
     this.#indexQueue = run.catch(() => undefined);
     return run;
   }
 
-  /** Adds the event right after the index head; anything else is already in or comes later. */
-  #indexAdd({ event, revision }: Positioned): void {
-    const index = this.#index;
-    const seq = revision + 1;
-    if (seq !== index.head.seq + 1) return;
-    index.ids.set(event.id, seq);
-    const seqs = index.streams.get(event.stream);
-    if (seqs) seqs.push(seq);
-    else index.streams.set(event.stream, [seq]);
-    index.head = { seq, hash: event.hash };
+  /**
+   * Page by page from the checkpoint, each page one transaction. The first run of a handle starts
+   * one event earlier, at the checkpoint's own event: if the stream does not hold it (a shorter,
+   * reset or restored ledger) or holds another event there (another ledger under this name), the
+   * file describes some other history, so it is emptied and rebuilt from the stream — it is only a
+   * cache, and the ledger's integrity is for ledger:verify and the transparency log to judge.
+   */
+  async #catchUpIndex(): Promise<void> {
+    for (;;) {
+      const checkpoint = this.#index.head();
+      const checking = !this.#indexChecked && checkpoint.seq > 0;
+      const page = await this.#scan(BigInt(checkpoint.seq - (checking ? 1 : 0)), INDEX_PAGE, FORWARDS);
+      this.#indexChecked = true;
+      if (checking) {
+        const first = page[0];
+        if (first?.revision !== checkpoint.seq - 1 || first.event.hash !== checkpoint.hash) {
+          this.#index.reset();
+          this.#onIndexRebuild?.(
+            first
+              ? `the ledger stream holds another event at seq ${checkpoint.seq} than the index checkpoint`
+              : `the ledger stream ends before the index checkpoint (seq ${checkpoint.seq})`,
+          );
+          continue;
+        }
+      }
+      this.#index.add(page.map((p) => indexed(p.event, p.revision + 1)));
+      if (page.length < INDEX_PAGE) return;
+    }
   }
 
   async #readRange(fromSeq: number, count: number): Promise<Positioned[]> {
@@ -560,24 +606,16 @@ export class EsdbEventStore implements EventStore {
     return seqs.map((seq) => bySeq.get(seq)).filter((e) => e !== undefined);
   }
 
-  /**
-   * A counted read of the ledger stream, handing each event to `visit` (default: collect and
-   * return them); a stream that does not exist yet reads as empty.
-   */
+  /** A counted read of the ledger stream; a stream that does not exist yet reads as empty. */
   async #scan(
     fromRevision: ReadRevision,
     maxCount: number,
     direction: typeof FORWARDS | typeof BACKWARDS,
-    visit?: (p: Positioned) => void,
   ): Promise<Positioned[]> {
     const out: Positioned[] = [];
     const read = this.#client.readStream(this.stream, { fromRevision, maxCount, direction });
     try {
-      for await (const resolved of read) {
-        const p = toPositioned(resolved);
-        if (visit) visit(p);
-        else out.push(p);
-      }
+      for await (const resolved of read) out.push(toPositioned(resolved));
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
       throw error;

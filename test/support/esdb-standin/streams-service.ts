@@ -44,6 +44,8 @@ export type StandinCall =
       mode: 'forwards' | 'backwards' | 'subscription';
       from: string;
       outcome: 'events' | 'stream_not_found' | 'subscribed';
+      /** How many events a counted read sent (0 for a subscription: it is not counted). */
+      events: number;
     };
 
 export interface StandinBehaviour {
@@ -225,7 +227,7 @@ async function handleRead(ctx: StreamsContext, call: ServerWritableStream<ReadRe
   const from = describeFrom(streamOptions);
   if (options.hasSubscription()) {
     subscribe(ctx, call, stream, streamOptions);
-    ctx.journal.push({ method: 'Read', stream, mode: 'subscription', from, outcome: 'subscribed' });
+    ctx.journal.push({ method: 'Read', stream, mode: 'subscription', from, outcome: 'subscribed', events: 0 });
     return;
   }
   const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
@@ -237,13 +239,14 @@ async function handleRead(ctx: StreamsContext, call: ServerWritableStream<ReadRe
     notFound.setStreamIdentifier(identifier(stream));
     call.write(new ReadResp().setStreamNotFound(notFound));
     call.end();
-    ctx.journal.push({ method: 'Read', stream, mode, from, outcome: 'stream_not_found' });
+    ctx.journal.push({ method: 'Read', stream, mode, from, outcome: 'stream_not_found', events: 0 });
     return;
   }
   const count = options.hasCount() ? Number(options.getCount()) : Number.MAX_SAFE_INTEGER;
-  for (const record of counted(records, streamOptions, backwards, count)) call.write(eventResponse(record));
+  const sent = counted(records, streamOptions, backwards, count);
+  for (const record of sent) call.write(eventResponse(record));
   call.end();
-  ctx.journal.push({ method: 'Read', stream, mode, from, outcome: 'events' });
+  ctx.journal.push({ method: 'Read', stream, mode, from, outcome: 'events', events: sent.length });
 }
 
 /** A counted read: `from` is inclusive in both directions, as in ESDB. */
