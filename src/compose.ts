@@ -86,17 +86,28 @@ export interface OpenedEventStore {
  * The one way every process opens the ledger: EventStoreDB when `eventStoreUrl` (EVENTSTORE_URL)
  * is set, else the embedded SQLite file DATA_DIR/ledger.db. The service (compose) and every CLI
  * (keys, import-sam, ledger:verify, projections:rebuild, ledger:generate, seed-demo) go through here.
+ * With EventStoreDB, the adapter's index of the stream lives in DATA_DIR/esdb-index.db, shared by
+ * the node's processes, so none of them reads the whole stream again after a restart.
  */
 export async function openEventStore(opts: {
   dataDir: string;
   eventStoreUrl?: string | undefined;
   /** EVENTSTORE_MAX_APPEND_SIZE: the server's MaxAppendSize (default 1 MiB). */
   eventStoreMaxAppendBytes?: number | undefined;
+  /** Where an index file rebuilt from the stream is reported (the service passes its logger). */
+  logger?: Logger | undefined;
 }): Promise<OpenedEventStore> {
   if (opts.eventStoreUrl) {
     const { EsdbEventStore } = await import('./platform/event-store/esdb.js');
+    const indexPath = join(opts.dataDir, 'esdb-index.db');
     const store = EsdbEventStore.connect(opts.eventStoreUrl, {
       ...(opts.eventStoreMaxAppendBytes ? { maxAppendBytes: opts.eventStoreMaxAppendBytes } : {}),
+      indexPath,
+      onIndexRebuild: (reason) =>
+        opts.logger?.warn('the EventStoreDB index file is rebuilt from the ledger stream', {
+          path: indexPath,
+          reason,
+        }),
     });
     const snapshots = new SqliteSnapshotStore(join(opts.dataDir, 'read-models.db'));
     const tiles = openTileStorage(opts.dataDir, null);

@@ -3,6 +3,10 @@
  * rules the stand-in copies (also run against a real server by esdb-real.test.ts), and what only
  * this adapter has to get right — its wire mapping, ESDB's answers, and a server going away.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { EsdbEventStore, type EsdbEventStoreOptions } from '../../src/platform/event-store/esdb.js';
 import type { EventStore } from '../../src/platform/event-store/port.js';
@@ -38,6 +42,28 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 
 function appendsTo(standin: EsdbStandin, stream: string): StandinCall[] {
   return standin.journal.filter((c) => c.method === 'BatchAppend' && c.stream === stream);
+}
+
+/** The counted reads of `stream` journaled from index `since` on, as "from: events". */
+function readsOf(standin: EsdbStandin, stream: string, since: number): string[] {
+  return standin.journal
+    .slice(since)
+    .filter((c) => c.method === 'Read' && c.stream === stream && c.mode !== 'subscription')
+    .map((c) => (c.method === 'Read' ? `${c.mode} ${c.from}: ${c.events}` : ''));
+}
+
+/** Everything an index file holds, in a stable order. */
+function dumpIndex(path: string): unknown {
+  const db = new Database(path, { readonly: true });
+  try {
+    return {
+      ids: db.prepare('SELECT id, seq FROM ids ORDER BY seq, id').all(),
+      streams: db.prepare('SELECT stream, seq FROM streams ORDER BY stream, seq').all(),
+      meta: db.prepare('SELECT head_seq, head_hash FROM meta').all(),
+    };
+  } finally {
+    db.close();
+  }
 }
 
 describe('EsdbEventStore (gRPC stand-in)', () => {
@@ -287,6 +313,132 @@ describe('EsdbEventStore (gRPC stand-in)', () => {
       const error = await rejectionOf(open(freshStream()).append(freshChain(1), 0));
       expect(error).to.be.instanceOf(StoreNotLeader);
       expect((error as StoreNotLeader).leader).to.equal(`127.0.0.1:${standin.port}`);
+    });
+  });
+
+  describe('the index file (DATA_DIR/esdb-index.db)', () => {
+    let dir: string;
+    let files = 0;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'plumbline-esdb-index-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    function indexFile(): string {
+      files += 1;
+      return join(dir, `esdb-index-${files}.db`);
+    }
+    async function closeStore(store: EsdbEventStore): Promise<void> {
+      opened.splice(opened.indexOf(store), 1);
+      await store.close();
+    }
+
+    it('lets a restarted handle read only the events after its checkpoint, where one without it reads them all', async () => {
+      const stream = freshStream();
+      const indexPath = indexFile();
+      const first = open(stream, { indexPath });
+      const seeded = chain(40); // UUIDv5-like ids: the checked path, which fills the index
+      await first.append(seeded, 0);
+      expect(await first.readStream('test-stream')).to.have.length(40);
+      await closeStore(first);
+      const later = freshChain(5, headOf(seeded));
+      await open(stream).append(later, 40); // another node, while this one was down
+
+      const since = standin.journal.length;
+      const restarted = open(stream, { indexPath });
+      expect(await restarted.readStream('nothing-here')).to.deep.equal([]);
+      // The checkpoint's own event (to tell it is this ledger) and the 5 after it: not 45.
+      expect(readsOf(standin, stream, since)).to.deep.equal(['forwards revision 39: 6']);
+      expect((await restarted.readStream('test-stream')).map((e) => e.hash)).to.deep.equal(
+        [...seeded, ...later].map((e) => e.hash),
+      );
+
+      const cold = standin.journal.length;
+      expect(await open(stream).readStream('nothing-here')).to.deep.equal([]);
+      expect(readsOf(standin, stream, cold)).to.deep.equal(['forwards revision 0: 45']);
+    });
+
+    it('answers a repeat of repeatable ids after a restart as a duplicate with the originals, without writing', async () => {
+      const stream = freshStream();
+      const indexPath = indexFile();
+      const first = open(stream, { indexPath });
+      const originals = chain(3);
+      await first.append(originals, 0);
+      await first.append(freshChain(30, headOf(originals)), 3);
+      await closeStore(first);
+
+      const since = standin.journal.length;
+      const resealed = chain(3, undefined, 0, 'project-prj_other'); // same ids, other content
+      const result = await open(stream, { indexPath }).append(resealed, 0);
+      expect(result.duplicate).to.equal(true);
+      expect(result.events).to.deep.equal(originals);
+      expect(result.head.seq).to.equal(33);
+      expect(appendsTo(standin, stream).length).to.equal(2);
+      // The checkpoint's event, then the three originals: no scan of the 33 events.
+      expect(readsOf(standin, stream, since)).to.deep.equal([
+        'backwards end: 1',
+        'forwards revision 32: 1',
+        'forwards revision 0: 3',
+      ]);
+    });
+
+    it('holds what a rebuild from the stream holds, written by two handles at once and across a restart', async () => {
+      const stream = freshStream();
+      const indexPath = indexFile();
+      const a = open(stream, { indexPath, maxAppendBytes: 4096 });
+      const b = open(stream, { indexPath });
+      let head = EMPTY_HEAD;
+      for (let i = 0; i < 4; i += 1) {
+        const keyed = chain(2, head, 10 + i, `project-prj_${i % 2}`);
+        await (i % 2 ? a : b).append(keyed, head.seq);
+        head = headOf(keyed);
+        const fresh = freshChain(3, head, { family: 20 + i, pad: i === 2 ? 1500 : 0 }); // one split append
+        await (i % 2 ? b : a).append(fresh, head.seq);
+        head = headOf(fresh);
+        await (i % 2 ? a : b).readStream(`project-prj_${i % 2}`);
+      }
+      await closeStore(a);
+      const more = chain(2, head, 30, 'project-prj_1');
+      await open(stream).append(more, head.seq);
+      expect(await b.readStream('project-prj_1')).to.have.length(6);
+      await closeStore(b);
+
+      const rebuilt = indexFile();
+      await open(stream, { indexPath: rebuilt }).readStream('test-stream');
+      expect(dumpIndex(indexPath)).to.deep.equal(dumpIndex(rebuilt));
+      const records = standin.records(stream);
+      expect((dumpIndex(indexPath) as { ids: unknown[] }).ids).to.deep.equal(
+        records.map((r) => ({ id: r.id, seq: r.revision + 1 })),
+      );
+    });
+
+    it('rebuilds a file that describes another ledger: one that ends before its checkpoint, or holds another event there', async () => {
+      for (const [otherLength, expected] of [
+        [2, 'the ledger stream ends before the index checkpoint (seq 4)'],
+        [6, 'the ledger stream holds another event at seq 4 than the index checkpoint'],
+      ] as const) {
+        const indexPath = indexFile();
+        const before = chain(4, undefined, 40); // the ledger the file was built on
+        const builder = open(freshStream(), { indexPath });
+        await builder.append(before, 0);
+        await closeStore(builder);
+
+        const stream = freshStream(); // another ledger, where the file now points
+        const other = chain(otherLength, undefined, 41, 'project-prj_reset');
+        await open(stream).append(other, 0);
+        const rebuilds: string[] = [];
+        const store = open(stream, { indexPath, onIndexRebuild: (reason) => rebuilds.push(reason) });
+        expect(await store.readStream('test-stream')).to.deep.equal([]);
+        expect(await store.readStream('project-prj_reset')).to.deep.equal(other);
+        expect(rebuilds).to.deep.equal([expected]);
+        // The old ledger's ids are gone: re-appending its events is a race lost, not a repeat.
+        const error = await rejectionOf(store.append(before, 0));
+        expect(error).to.be.instanceOf(AppendConflict);
+        await closeStore(store);
+        const rebuilt = indexFile();
+        await open(stream, { indexPath: rebuilt }).readStream('test-stream');
+        expect(dumpIndex(indexPath)).to.deep.equal(dumpIndex(rebuilt));
+      }
     });
   });
 

@@ -317,8 +317,11 @@ export class EsdbEventStore implements EventStore {
   readonly #index: LedgerIndexFile;
   readonly #onIndexRebuild: ((reason: string) => void) | undefined;
   #indexQueue: Promise<void> = Promise.resolve();
-  /** Whether this handle has checked that the index's checkpoint event is in the stream. */
-  #indexChecked = false;
+  /**
+   * Whether the index is known to describe this stream: it was empty when opened (an empty index
+   * describes every ledger) or this handle found its checkpoint's event in the stream.
+   */
+  #indexChecked: boolean;
   /** The last event this handle wrote or read as the head; undefined until it knows one. */
   #tail: LedgerHead | undefined;
 
@@ -330,6 +333,7 @@ export class EsdbEventStore implements EventStore {
     this.#maxAppendBytes = opts.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.#index = new LedgerIndexFile(opts.indexPath ?? ':memory:');
     this.#onIndexRebuild = opts.onIndexRebuild;
+    this.#indexChecked = this.#index.head().seq === 0;
   }
 
   /**
@@ -374,7 +378,7 @@ export class EsdbEventStore implements EventStore {
   /** The path with the index: duplicate ids, a head this handle has not seen, resumed chunks. */
   async #appendChecked(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
     // A fresh handle checks a file's checkpoint against the stream once, even when it is current.
-    if (!this.#indexTrusted() || this.#index.head().seq < expectedHead) await this.#syncIndex();
+    if (!this.#indexChecked || this.#index.head().seq < expectedHead) await this.#syncIndex();
     try {
       return await this.#appendIndexed(events, expectedHead);
     } catch (error) {
@@ -466,7 +470,7 @@ export class EsdbEventStore implements EventStore {
     }
     const events = chunks.flat();
     // Not before this handle has checked the file's checkpoint: it might extend another history.
-    if (this.#indexTrusted()) this.#index.add(events.map((e) => indexed(e)));
+    if (this.#indexChecked) this.#index.add(events.map((e) => indexed(e)));
     this.#tail = lastHead(events);
     return { events, head: this.#tail, duplicate: false };
   }
@@ -544,11 +548,6 @@ export class EsdbEventStore implements EventStore {
     await Promise.all([...this.#subscriptions].map((s) => s.close()));
     await this.#client.dispose();
     this.#index.close();
-  }
-
-  /** An empty index describes every ledger; any other is trusted once this handle checked it. */
-  #indexTrusted(): boolean {
-    return this.#indexChecked || this.#index.head().seq === 0;
   }
 
   /** Reads everything after the index's checkpoint into it; serialized, so runs never interleave. */

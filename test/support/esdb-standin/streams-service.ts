@@ -227,7 +227,14 @@ async function handleRead(ctx: StreamsContext, call: ServerWritableStream<ReadRe
   const from = describeFrom(streamOptions);
   if (options.hasSubscription()) {
     subscribe(ctx, call, stream, streamOptions);
-    ctx.journal.push({ method: 'Read', stream, mode: 'subscription', from, outcome: 'subscribed', events: 0 });
+    ctx.journal.push({
+      method: 'Read',
+      stream,
+      mode: 'subscription',
+      from,
+      outcome: 'subscribed',
+      events: 0,
+    });
     return;
   }
   const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
