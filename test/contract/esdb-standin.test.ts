@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { EsdbEventStore, type EsdbEventStoreOptions } from '../../src/platform/event-store/esdb.js';
+import {
+  chunksBelow,
+  EsdbEventStore,
+  type EsdbEventStoreOptions,
+} from '../../src/platform/event-store/esdb.js';
 import type { EventStore } from '../../src/platform/event-store/port.js';
 import {
   AppendConflict,
@@ -278,6 +282,28 @@ describe('EsdbEventStore (gRPC stand-in)', () => {
       const result = await store.append(events, 0);
       expect(result.duplicate).to.equal(false);
       expect((await store.read(1, 100)).map((e) => e.hash)).to.deep.equal(events.map((e) => e.hash));
+    });
+
+    it('never writes a chunk on top of one ESDB acknowledged for another writer sealing the same ids', async () => {
+      const stream = freshStream();
+      const ours = chain(10, EMPTY_HEAD, 0, 'test-stream', testId, 1000);
+      const theirs = chain(10, EMPTY_HEAD, 0, 'project-prj_other', testId, 1000); // same ids
+      const firstChunk = chunksBelow(theirs, SMALL_LIMIT)[0]!.length;
+      expect(chunksBelow(ours, SMALL_LIMIT)[0]).to.have.length(firstChunk);
+      // The other writer has landed its first chunk; ESDB will acknowledge ours at those positions.
+      await open(stream).append(theirs.slice(0, firstChunk), 0);
+      const store = open(stream, { maxAppendBytes: SMALL_LIMIT });
+      expect(await rejectionOf(store.append(ours, 0))).to.be.instanceOf(AppendConflict);
+      expect(appendsTo(standin, stream).map((c) => c.method === 'BatchAppend' && c.outcome)).to.deep.equal([
+        'written',
+        'idempotent',
+      ]);
+      expect(standin.records(stream)).to.have.length(firstChunk);
+      // Once the other writer's command is whole, the same append is answered with its originals.
+      await open(stream, { maxAppendBytes: SMALL_LIMIT }).append(theirs, 0);
+      const again = await store.append(ours, 0);
+      expect(again.duplicate).to.equal(true);
+      expect(again.events).to.deep.equal(theirs);
     });
 
     it('refuses one event over the limit with AppendTooLarge before sending anything', async () => {

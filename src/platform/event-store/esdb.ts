@@ -399,7 +399,12 @@ export class EsdbEventStore implements EventStore {
   }
 
   async #appendIndexed(events: SealedEvent[], expectedHead: number): Promise<AppendResult> {
-    const known = events.map((e) => this.#index.seqOf(e.id));
+    let known = events.map((e) => this.#index.seqOf(e.id));
+    if (known.some((seq) => seq !== undefined) && known.some((seq) => seq === undefined)) {
+      // Partly stored: another writer may be landing the rest of these ids right now; look again.
+      await this.#syncIndex();
+      known = events.map((e) => this.#index.seqOf(e.id));
+    }
     const stored = known.filter((seq) => seq !== undefined);
     if (stored.length === events.length) {
       return { events: await this.#readSeqs(stored), head: this.#index.head(), duplicate: true };
