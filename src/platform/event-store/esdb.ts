@@ -10,15 +10,22 @@
  * The head is the stream's last event (one backwards read of one event). An append whose ids are
  * all fresh UUIDv7s (`newEventId`: random, so nobody else can hold them) is written straight away
  * at the head this handle last wrote or read (re-read once when the caller names another): no
- * scan, no read-back. ESDB alone does not give the port's "unique id" rule for ids that can repeat
- * — UUIDv5 ids derived from an Idempotency-Key or a demo seed, which another node may seal at the
- * same time with other content — nor a secondary index for readStream. For those (and for a
- * re-append of events below the head) the adapter keeps an index of the ledger (id → seq, envelope stream → seqs, head), filled by reading the
- * stream once and then incrementally, and checks ids against it before writing; after writing
- * such ids it reads back the last one, because ESDB acknowledges a repeat of ids already at the
- * named positions exactly like a fresh write. The index holds about 150 bytes per event. It stays
- * correct because ledger events are immutable: the ledger stream must never be truncated,
- * deleted or given $maxAge/$maxCount.
+ * index lookup, no read-back. ESDB alone does not give the port's "unique id" rule for ids that can
+ * repeat — UUIDv5 ids derived from an Idempotency-Key or a demo seed, which another node may seal
+ * at the same time with other content — nor a secondary index for readStream. For those (and for
+ * a re-append of events below the head) the adapter keeps an index of the ledger (id → seq,
+ * envelope stream → seqs, and a checkpoint: the seq and hash of the last event it covers) in a
+ * SQLite file per node (`indexPath`, DATA_DIR/esdb-index.db; esdb-index.ts), brought up to the
+ * stream's end by reading only the events after the checkpoint, a page per transaction, and
+ * checks ids against it before writing; every append this handle writes is added to it too (one
+ * local transaction), so the next catch-up need not read it back. The heap holds nothing per
+ * event, and a restarted node reads its delta, not the history. A handle's first catch-up also reads the checkpoint's own
+ * event: a stream that ends before it or holds another event there is another ledger (reset,
+ * restored from an older backup, renamed), and the file — a cache with no facts of its own — is
+ * emptied and rebuilt from the stream (`onIndexRebuild` tells). After writing a chunk with an id
+ * that can repeat, the adapter reads its last event back (see #writeChunks for why, and why
+ * nowhere else). The index stays correct because ledger events are immutable: the ledger stream
+ * must never be truncated, deleted or given $maxAge/$maxCount.
  *
  * Size: EventStoreDB refuses an append whose data + metadata exceed its MaxAppendSize (default
  * 1 MiB). An append larger than `maxAppendBytes` is split into consecutive chunks below it, each
