@@ -580,11 +580,14 @@ export class EsdbEventStore implements EventStore {
     for (;;) {
       const checkpoint = this.#index.head();
       const checking = !this.#indexChecked && checkpoint.seq > 0;
-      const page = await this.#scan(BigInt(checkpoint.seq - (checking ? 1 : 0)), INDEX_PAGE, FORWARDS);
+      // Only what the index keeps is held, so a page of large events costs no more than small ones.
+      const page = await this.#scan(BigInt(checkpoint.seq - (checking ? 1 : 0)), INDEX_PAGE, FORWARDS, (p) =>
+        indexed(p.event, p.revision + 1),
+      );
       this.#indexChecked = true;
       if (checking) {
         const first = page[0];
-        if (first?.revision !== checkpoint.seq - 1 || first.event.hash !== checkpoint.hash) {
+        if (first?.seq !== checkpoint.seq || first.hash !== checkpoint.hash) {
           this.#index.reset();
           this.#onIndexRebuild?.(
             first
@@ -594,7 +597,7 @@ export class EsdbEventStore implements EventStore {
           continue;
         }
       }
-      this.#index.add(page.map((p) => indexed(p.event, p.revision + 1)));
+      this.#index.add(page);
       if (page.length < INDEX_PAGE) return;
     }
   }
@@ -617,16 +620,20 @@ export class EsdbEventStore implements EventStore {
     return seqs.map((seq) => bySeq.get(seq)).filter((e) => e !== undefined);
   }
 
-  /** A counted read of the ledger stream; a stream that does not exist yet reads as empty. */
-  async #scan(
+  /**
+   * A counted read of the ledger stream, keeping `keep` of each event (default: all of it); a
+   * stream that does not exist yet reads as empty.
+   */
+  async #scan<T = Positioned>(
     fromRevision: ReadRevision,
     maxCount: number,
     direction: typeof FORWARDS | typeof BACKWARDS,
-  ): Promise<Positioned[]> {
-    const out: Positioned[] = [];
+    keep: (p: Positioned) => T = (p) => p as T,
+  ): Promise<T[]> {
+    const out: T[] = [];
     const read = this.#client.readStream(this.stream, { fromRevision, maxCount, direction });
     try {
-      for await (const resolved of read) out.push(toPositioned(resolved));
+      for await (const resolved of read) out.push(keep(toPositioned(resolved)));
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
       throw error;
