@@ -19,13 +19,13 @@
  * stream's end by reading only the events after the checkpoint, a page per transaction, and
  * checks ids against it before writing; every append this handle writes is added to it too (one
  * local transaction), so the next catch-up need not read it back. The heap holds nothing per
- * event, and a restarted node reads its delta, not the history. A handle's first catch-up also reads the checkpoint's own
- * event: a stream that ends before it or holds another event there is another ledger (reset,
- * restored from an older backup, renamed), and the file — a cache with no facts of its own — is
- * emptied and rebuilt from the stream (`onIndexRebuild` tells). After writing a chunk with an id
- * that can repeat, the adapter reads its last event back (see #writeChunks for why, and why
- * nowhere else). The index stays correct because ledger events are immutable: the ledger stream
- * must never be truncated, deleted or given $maxAge/$maxCount.
+ * event, and a restarted node reads its delta, not the history. A handle's first catch-up also
+ * reads the checkpoint's own event: a stream that ends before it or holds another event there is
+ * another ledger (reset, restored from an older backup, renamed), and the file — a cache with no
+ * facts of its own — is emptied and rebuilt from the stream (`onIndexRebuild` tells). After
+ * writing a chunk with an id that can repeat, the adapter reads its last event back (see
+ * #writeChunks for why, and why nowhere else). The index stays correct because ledger events are
+ * immutable: the ledger stream must never be truncated, deleted or given $maxAge/$maxCount.
  *
  * Size: EventStoreDB refuses an append whose data + metadata exceed its MaxAppendSize (default
  * 1 MiB). An append larger than `maxAppendBytes` is split into consecutive chunks below it, each
