@@ -9,7 +9,8 @@
  * snapshot is those bytes. Any other hash string (not lower-case 64-hex) goes to a plain Map.
  */
 import type { SealedEvent } from '../src/platform/ledger/envelope.js';
-import type { Projection } from '../src/platform/projections/runtime.js';
+import type { DiskState, Projection } from '../src/platform/projections/runtime.js';
+import type { DiskCollection, ReadModelFile } from '../src/platform/projections/read-model-file.js';
 
 export interface ArtifactRef {
   kind: string;
@@ -161,7 +162,20 @@ function toDigest(hex: string, out: Uint8Array): boolean {
   return true;
 }
 
-export class LedgerIndexState {
+/** What the ledger index answers and how its fold adds to it, in the heap or on a read-model file. */
+export interface LedgerIndexState {
+  /** Events folded (every event has one hash). */
+  count: number;
+  /** The seq of the event with this hash. */
+  eventSeq(hash: string): number | undefined;
+  /** Where an artifact with this hash was first recorded. */
+  artifact(hash: string): ArtifactLocation | undefined;
+  addEvent(hash: string, seq: number): void;
+  addArtifact(artifact: ArtifactRef, seq: number): void;
+}
+
+/** In the heap: digests as bytes in typed arrays (see the module comment). */
+export class HeapLedgerIndex implements LedgerIndexState {
   /** Events folded (every event has one hash). */
   count = 0;
   /** event hash → seq */
@@ -227,6 +241,51 @@ export class LedgerIndexState {
 
 const noTag = (): number => 0;
 
+/**
+ * On a read-model file: one record per event hash (→ seq) and per artifact hash (→ kind, seq); the
+ * heap keeps only the count. The first recording of a hash wins, as in the heap.
+ */
+class DiskLedgerIndex implements LedgerIndexState {
+  count: number;
+  readonly #events: DiskCollection<number>;
+  readonly #artifacts: DiskCollection<ArtifactLocation>;
+
+  constructor(file: ReadModelFile, count: number) {
+    this.count = count;
+    this.#events = file.collection('ledger-index.events');
+    this.#artifacts = file.collection('ledger-index.artifacts');
+  }
+
+  eventSeq(hash: string): number | undefined {
+    return this.#events.get(hash);
+  }
+
+  artifact(hash: string): ArtifactLocation | undefined {
+    const found = this.#artifacts.get(hash);
+    return found === undefined ? undefined : { kind: found.kind, seq: found.seq };
+  }
+
+  /**
+   * No look-up first: an event's hash commits to its seq, so no two events of a chain share one
+   * (the heap form checks only because it keeps any string a test hands it).
+   */
+  addEvent(hash: string, seq: number): void {
+    this.#events.set(hash, seq);
+  }
+
+  addArtifact(artifact: ArtifactRef, seq: number): void {
+    if (!this.#artifacts.has(artifact.hash)) this.#artifacts.set(artifact.hash, { kind: artifact.kind, seq });
+  }
+}
+
+function openOnDisk(
+  file: ReadModelFile,
+  stored: Record<string, unknown> | null,
+): DiskState<LedgerIndexState> {
+  const state = new DiskLedgerIndex(file, typeof stored?.count === 'number' ? stored.count : 0);
+  return { state, aggregates: () => ({ count: state.count }) };
+}
+
 function artifactsOf(event: SealedEvent): ArtifactRef[] {
   const data = event.data as { artifacts?: unknown } | null;
   if (!data || typeof data !== 'object' || !Array.isArray(data.artifacts)) return [];
@@ -252,7 +311,9 @@ interface SnapshotHeader {
  * `[u32 header length][header JSON][events: digests, seqs (f64), tags (u16)][artifacts: same]`,
  * little-endian as the typed arrays hold them.
  */
-function encode(state: LedgerIndexState): Uint8Array {
+function encode(view: LedgerIndexState): Uint8Array {
+  if (!(view instanceof HeapLedgerIndex)) throw new TypeError('only the heap ledger index has a snapshot');
+  const state = view;
   const header: SnapshotHeader = {
     count: state.count,
     events: state.events.count,
@@ -286,14 +347,14 @@ function decode(bytes: Uint8Array): LedgerIndexState {
   };
   const events = table(header.events);
   const artifacts = table(header.artifacts);
-  return new LedgerIndexState({ ...header, events, artifacts });
+  return new HeapLedgerIndex({ ...header, events, artifacts });
 }
 
 export const ledgerIndex: Projection<LedgerIndexState> = {
   name: 'ledger-index',
   // 2: hashes as bytes in typed arrays, with a binary snapshot.
   version: 2,
-  init: () => new LedgerIndexState(),
+  init: () => new HeapLedgerIndex(),
   evolve(state, event) {
     state.addEvent(event.hash, event.seq);
     state.count += 1;
@@ -302,4 +363,5 @@ export const ledgerIndex: Projection<LedgerIndexState> = {
   },
   encode,
   decode,
+  openOnDisk,
 };

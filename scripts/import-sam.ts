@@ -11,7 +11,16 @@ import { systemClock } from '../src/platform/clock.js';
 import { Ledger } from '../src/platform/ledger/ledger.js';
 import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { importSamFile, type ImportProgress, type ImportSummary } from '../src/registry/index.js';
-import { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, openLedger, parseCli, rate } from './lib/cli.js';
+import {
+  config,
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_USAGE,
+  openLedger,
+  parseCli,
+  readModelsForCli,
+  rate,
+} from './lib/cli.js';
 
 const USAGE = `
 Usage: npm run import-sam -- <file> [--json]
@@ -93,7 +102,13 @@ try {
 const cfg = config();
 const opened = await openLedger(cfg);
 const { store } = opened;
-const runtime = new ProjectionRuntime(store, [registryProjection], opened.snapshots, systemClock);
+const runtime = new ProjectionRuntime(
+  store,
+  [registryProjection],
+  null,
+  systemClock,
+  readModelsForCli(opened),
+);
 await runtime.start();
 const ledger = await Ledger.open(store, systemClock, {
   onAppended: (events) => runtime.apply(events),

@@ -13,7 +13,16 @@ import { isApiKeyScope, type ApiKeyScope } from '../src/platform/crypto/api-key.
 import { Ledger } from '../src/platform/ledger/ledger.js';
 import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { loadOrCreateSecrets } from '../src/platform/secrets.js';
-import { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, openLedger, parseCli } from './lib/cli.js';
+import {
+  config,
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_USAGE,
+  openLedger,
+  parseCli,
+  readModelsForCli,
+} from './lib/cli.js';
+import { valuesOf } from '../src/platform/projections/index.js';
 
 const USAGE = `
 Usage:
@@ -51,7 +60,7 @@ if (command !== 'create' && command !== 'revoke' && command !== 'list')
 const cfg = config();
 const opened = await openLedger(cfg);
 const { store } = opened;
-const runtime = new ProjectionRuntime(store, allProjections(), opened.snapshots, systemClock);
+const runtime = new ProjectionRuntime(store, allProjections(), null, systemClock, readModelsForCli(opened));
 await runtime.start();
 const ledger = await Ledger.open(store, systemClock, {
   onAppended: (events) => runtime.apply(events),
@@ -119,7 +128,7 @@ if (command === 'create') {
   );
 } else {
   const state = runtime.state(keysProjection);
-  const rows = Object.values(state.keys).map((k) => ({
+  const rows = valuesOf(state.keys).map((k) => ({
     key_id: k.key_id,
     org_id: k.org_id,
     org: state.orgs[k.org_id]?.name ?? null,

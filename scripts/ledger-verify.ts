@@ -1,7 +1,7 @@
 /**
  * `npm run ledger:verify` — streams the whole ledger through the chain verifier over the stored
  * bytes (across worker threads on a large ledger), then checks the chain still reaches the
- * projections' snapshot checkpoints kept in the same file: a snapshot can only be taken at a seq
+ * read models' checkpoints (DATA_DIR/read-models.db): read models can only be stored at a seq
  * the ledger held, so a head below one means events were cut off the end. Exit 0 when the chain
  * verifies, 1 naming the first bad seq, 2 on usage errors.
  */
@@ -37,13 +37,14 @@ const { verifyInParallel } = await import('./lib/parallel-verify.js');
 const { mapForReading } = await import('./lib/verify-chunks.js');
 const { checkpointsToCheck, checkpointOfNote } = await import('./lib/tlog-cli.js');
 const { verifyTree } = await import('../src/platform/tlog/verify-tree.js');
+const { storedCheckpointOf } = await import('../src/platform/projections/read-model-file.js');
 
 const USAGE = `
 Usage: npm run ledger:verify -- [--json] [--workers N] [--checkpoint <file> [--key <verifier key>]]
 
 Verifies every event of the ledger (EVENTSTORE_URL, else DATA_DIR, default ./data): content hashes
 over the stored canonical bytes (EventStoreDB keeps no raw bytes: rebuilt from the stored fields), link hashes, prev_hash links and seq continuity, and that the head is not below
-a projection snapshot's checkpoint (truncation). Stops at the first bad seq. Then the transparency
+a read model's stored checkpoint (truncation). Stops at the first bad seq. Then the transparency
 log: the stored Merkle tiles must be the tree of the ledger's events, and the last checkpoint the
 service signed, and any saved one, must have the root of that tree at its size (a checkpoint
 larger than the ledger means events were cut off after it was signed).
@@ -67,7 +68,7 @@ if (!Number.isInteger(asked) || asked < 1) {
 const cfg = config();
 const checkpoints = checkpointsToCheck(cfg, cli.values.checkpoint, cli.values.key, USAGE);
 const opened = await openLedger(cfg);
-const { store, sqlite, snapshots, tiles } = opened;
+const { store, sqlite, tiles } = opened;
 // The threaded walk reads the SQLite file itself; EventStoreDB is read through the port, page by page.
 if (sqlite) mapForReading(sqlite);
 const bar = progressBar('verify', !cli.json);
@@ -88,7 +89,7 @@ bar.stop();
 const signed = storedCheckpoint();
 const tree = await verifyTree(store, tiles, [...checkpoints, ...signed]);
 const ms = performance.now() - started;
-const snapshotCheckpoint = snapshots.maxCheckpoint();
+const snapshotCheckpoint = storedCheckpointOf(opened.readModelPath);
 const result = { ...verified, issues: [...verified.issues, ...truncation(head.seq), ...tree.issues] };
 result.ok = result.issues.length === 0;
 await opened.close();
@@ -100,7 +101,7 @@ function storedCheckpoint() {
   return c ? [{ label: 'the last checkpoint the service signed', checkpoint: c }] : [];
 }
 
-/** The chain ends below a snapshot checkpoint: the events after the head were removed. */
+/** The chain ends below a read model's checkpoint: the events after the head were removed. */
 function truncation(headSeq: number): VerifyIssue[] {
   const checkpoint = snapshotCheckpoint;
   if (checkpoint <= headSeq) return [];
@@ -108,7 +109,7 @@ function truncation(headSeq: number): VerifyIssue[] {
     {
       code: 'seq_gap',
       seq: headSeq + 1,
-      expected: `head ≥ ${checkpoint} (projection snapshot checkpoint)`,
+      expected: `head ≥ ${checkpoint} (read-model checkpoint)`,
       actual: `head ${headSeq} (truncated)`,
     },
   ];

@@ -5,24 +5,35 @@
 import { systemClock } from '../src/platform/clock.js';
 import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { allProjections } from '../projections/index.js';
-import { config, EXIT_OK, openLedger, parseCli, progressBar, rate } from './lib/cli.js';
+import { config, EXIT_FAILED, EXIT_OK, openLedger, parseCli, progressBar, rate } from './lib/cli.js';
+import { ReadModelFile, ReadModelFileBusy } from '../src/platform/projections/read-model-file.js';
 import { catchUpTree, TileTree } from '../src/platform/tlog/tree.js';
 
 const USAGE = `
 Usage: npm run projections:rebuild -- [--json]
 
-Replays the ledger (EVENTSTORE_URL, else DATA_DIR, default ./data) from seq 1 into every projection and saves fresh
-snapshots beside the ledger, and rebuilds the transparency log's Merkle tiles from the ledger (the
+Replays the ledger (EVENTSTORE_URL, else DATA_DIR, default ./data) from seq 1 into every projection,
+writing them afresh to the node's read-model file (DATA_DIR/read-models.db; refused while a service
+on the same DATA_DIR keeps it: stop that node first), and rebuilds the transparency log's Merkle tiles from the ledger (the
 signed checkpoints are kept: the rebuilt tree must still have their roots, which ledger:verify checks).
   --json   print the result as JSON on stdout
-Exit codes: 0 rebuilt, 2 usage or configuration error.
+Exit codes: 0 rebuilt, 1 the read models are kept by a running service, 2 usage or configuration error.
 `;
 
 const cli = parseCli(USAGE, {});
 const cfg = config();
 const opened = await openLedger(cfg);
-const { store, snapshots, tiles } = opened;
-const runtime = new ProjectionRuntime(store, allProjections(), snapshots, systemClock, { snapshotEvery: 0 });
+const { store, tiles } = opened;
+let disk: ReadModelFile;
+try {
+  disk = ReadModelFile.own(opened.readModelPath);
+} catch (error) {
+  if (!(error instanceof ReadModelFileBusy)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  await opened.close();
+  process.exit(EXIT_FAILED);
+}
+const runtime = new ProjectionRuntime(store, allProjections(), null, systemClock, { disk });
 const head = await store.head();
 const bar = progressBar('rebuild', !cli.json);
 bar.start(head.seq);
@@ -33,6 +44,8 @@ const tree = new TileTree(tiles);
 tree.reset();
 await catchUpTree(tree, store);
 const ms = performance.now() - started;
+await runtime.stop();
+disk.close();
 await opened.close();
 const summary = {
   ok: true,

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { allProjections } from '../projections/index.js';
 import type { AppDeps } from './app.js';
 import type { Clock } from './platform/clock.js';
-import { SqliteEventStore, SqliteKeyValueStore, SqliteSnapshotStore } from './platform/event-store/sqlite.js';
+import { SqliteEventStore, SqliteKeyValueStore } from './platform/event-store/sqlite.js';
+import { ReadModelFile } from './platform/projections/read-model-file.js';
 import type { EventStore } from './platform/event-store/port.js';
 import { KeyValueIdempotencyStore } from './platform/http/idempotency.js';
 import { BackgroundVerifier } from './platform/ledger/background-verifier.js';
@@ -61,6 +62,8 @@ export interface ComposeOptions {
    * key revoked on another node is still accepted here, even when the subscription stalls.
    */
   freshnessMs?: number;
+  /** READ_MODEL_CACHE: read-model records kept in the heap between flushes (default 20,000). */
+  readModelCache?: number | undefined;
 }
 
 export interface Composed {
@@ -73,8 +76,11 @@ export interface Composed {
 /** The ledger store a process opens, with the files that live beside it. */
 export interface OpenedEventStore {
   store: EventStore;
-  /** Read-model snapshots: in the ledger file (SQLite), or DATA_DIR/read-models.db (EventStoreDB). */
-  snapshots: SqliteSnapshotStore;
+  /**
+   * The node's read-model file, DATA_DIR/read-models.db in both modes (ReadModelFile: one live
+   * process folds into it; others read its checkpoint with `storedCheckpointOf`).
+   */
+  readModelPath: string;
   /** The embedded store, when that is what was opened (for SQLite-only tools such as mmap'd verify). */
   sqlite: SqliteEventStore | null;
   /** The transparency log's tiles: in the ledger file, or DATA_DIR/tlog.db (EventStoreDB). */
@@ -109,15 +115,13 @@ export async function openEventStore(opts: {
           reason,
         }),
     });
-    const snapshots = new SqliteSnapshotStore(join(opts.dataDir, 'read-models.db'));
     const tiles = openTileStorage(opts.dataDir, null);
     return {
       store,
-      snapshots,
+      readModelPath: readModelPathOf(opts.dataDir),
       sqlite: null,
       tiles,
       async close() {
-        snapshots.close();
         tiles.close();
         await store.close();
       },
@@ -126,11 +130,15 @@ export async function openEventStore(opts: {
   const sqlite = SqliteEventStore.open(join(opts.dataDir, 'ledger.db'));
   return {
     store: sqlite,
-    snapshots: new SqliteSnapshotStore(sqlite),
+    readModelPath: readModelPathOf(opts.dataDir),
     sqlite,
     tiles: openTileStorage(opts.dataDir, sqlite),
     close: () => sqlite.close(),
   };
+}
+
+export function readModelPathOf(dataDir: string): string {
+  return join(dataDir, 'read-models.db');
 }
 
 /** The tree's tiles: a table in the ledger file, or (EventStoreDB) a file of their own. */
@@ -156,8 +164,11 @@ function recordedFailure(tiles: TileStorage, opts: ComposeOptions): VerifyIssue 
 
 export async function compose(opts: ComposeOptions): Promise<Composed> {
   const opened = await openEventStore(opts);
-  const { store, snapshots, sqlite, tiles } = opened;
-  const runtime = new ProjectionRuntime(store, allProjections(), snapshots, opts.clock);
+  const { store, sqlite, tiles } = opened;
+  const readModels = ReadModelFile.own(opened.readModelPath, {
+    ...(opts.readModelCache !== undefined ? { cacheRecords: opts.readModelCache } : {}),
+  });
+  const runtime = new ProjectionRuntime(store, allProjections(), null, opts.clock, { disk: readModels });
   await runtime.start();
   const secrets = loadOrCreateSecrets(opts.dataDir, {
     KEY_PEPPER: opts.keyPepper,
@@ -289,6 +300,7 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
       await verifier.stop();
       await tlog.stop();
       await runtime.stop();
+      readModels.close();
       await redis?.close();
       await opened.close();
     },

@@ -79,6 +79,8 @@ const EnvSchema = z
     HTTP_CONCURRENCY: z.coerce.number().int().min(1).max(100_000).default(32),
     /** Requests running or waiting; past it a request is shed with 503 + Retry-After. */
     HTTP_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000_000).default(512),
+    /** Read-model records kept in the heap between flushes (docs/ARCHITECTURE.md §5). */
+    READ_MODEL_CACHE: z.coerce.number().int().min(100).max(10_000_000).default(20_000),
   })
   .refine((env) => env.HTTP_MAX_IN_FLIGHT >= env.HTTP_CONCURRENCY, {
     path: ['HTTP_MAX_IN_FLIGHT'],

@@ -28,6 +28,7 @@ const logger = createLogger(config.LOG_LEVEL);
 const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
 const composed = await compose({
   dataDir: config.DATA_DIR,
+  readModelCache: config.READ_MODEL_CACHE,
   clock: systemClock,
   logger,
   redisUrl: config.REDIS_URL,

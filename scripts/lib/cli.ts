@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import cliProgress from 'cli-progress';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openEventStore, type OpenedEventStore } from '../../src/compose.js';
+import { ReadModelFile, ReadModelFileBusy } from '../../src/platform/projections/read-model-file.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -67,6 +68,22 @@ export function openLedger(cfg: Config): Promise<OpenedEventStore> {
     eventStoreUrl: cfg.EVENTSTORE_URL,
     eventStoreMaxAppendBytes: cfg.EVENTSTORE_MAX_APPEND_SIZE,
   });
+}
+
+/**
+ * The read-model file for a CLI that folds (keys, import-sam): the node's own when no live service
+ * keeps it, else none — the CLI then folds in its heap, from seq 1, and says so (one writer per file).
+ */
+export function readModelsForCli(opened: OpenedEventStore): { disk?: ReadModelFile } {
+  try {
+    return { disk: ReadModelFile.own(opened.readModelPath) };
+  } catch (error) {
+    if (!(error instanceof ReadModelFileBusy)) throw error;
+    process.stderr.write(
+      `${error.message.replace(/; stop it first$/, '')}: folding the ledger in memory instead\n`,
+    );
+    return {};
+  }
 }
 
 /** Where the ledger lives, for messages: the EventStoreDB URL or the SQLite file. */

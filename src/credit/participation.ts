@@ -5,6 +5,7 @@
  * invoices, certificates, observations and the findings attributed to it.
  */
 import type { Document, Draw, EntityId, Project, ProjectsState } from '../projects/facts.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 export const PARTICIPATION_ROLES = [
   'general_contractor',
@@ -64,7 +65,7 @@ export function participationOf(projects: ProjectsState, entity: EntityId): Part
   const indexed = projects.by_entity;
   const candidates =
     indexed === undefined
-      ? Object.values(projects.projects)
+      ? valuesOf(projects.projects)
       : (own(indexed, entity) ?? []).flatMap((id) => projects.projects[id] ?? []);
   for (const project of candidates) {
     const found = projectRoles(project, entity);
@@ -72,7 +73,7 @@ export function participationOf(projects: ProjectsState, entity: EntityId): Part
   }
   const documents =
     indexed === undefined
-      ? Object.values(projects.documents)
+      ? valuesOf(projects.documents)
       : candidates.flatMap((p) =>
           (projects.by_project[p.id]?.document_ids ?? []).flatMap((id) => projects.documents[id] ?? []),
         );

@@ -28,6 +28,7 @@ import { accountsProjection, revealAccount, vaultDir, type AccountsState } from 
 import type { ContractorStanding, Pral } from './compile/evidence.js';
 import type { RailPosture } from './rail-posture.js';
 import { scanInputFor, type ExclusionRegistry, type ScanInput } from './scan.js';
+import { entriesOf } from '../platform/projections/index.js';
 
 /** What governance needs from the credit capability about an entity (DOMAIN §4 contractor, §6 PRAL). */
 export interface CreditView {
@@ -55,7 +56,7 @@ export interface GovernanceHead {
 
 /** Projects whose latest recorded scan is BLOCKED: the counterparty rail's "distressed" (DOMAIN §8). */
 export function distressedProjects(state: GovernanceState): string[] {
-  return Object.entries(state.latest_scan_by_project)
+  return entriesOf(state.latest_scan_by_project)
     .filter(([, scanId]) => state.scans[scanId]?.scan_verdict === 'BLOCKED')
     .map(([projectId]) => projectId);
 }

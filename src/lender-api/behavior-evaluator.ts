@@ -10,6 +10,7 @@ import { registryProjection } from '../../projections/registry.js';
 import { decideBehavior } from '../credit/index.js';
 import type { Service } from '../platform/http/service.js';
 import { entityFacts } from './entity-facts.js';
+import { keysOf } from '../platform/projections/index.js';
 
 export class BehaviorEvaluator {
   #timer: NodeJS.Timeout | null = null;
@@ -27,7 +28,7 @@ export class BehaviorEvaluator {
 
   async #runNow(): Promise<number> {
     let appended = 0;
-    const ids = Object.keys(this.s.runtime.state(registryProjection).entities).sort();
+    const ids = keysOf(this.s.runtime.state(registryProjection).entities).sort();
     for (const entityId of ids) {
       // The commits below settle without I/O (SQLite is synchronous), so without this the whole
       // pass — seconds on a large ledger — would run before the server answers another request.

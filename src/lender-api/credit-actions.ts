@@ -29,6 +29,7 @@ import {
 import { defineAction, type LenderAction } from './actions.js';
 import { entityFacts, registryCheckOf, registryStatusOf } from './entity-facts.js';
 import { liveRegistryFor } from './sam-live.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 const EntityRef = nameText(200);
 export const EntityBody = z.strictObject({ entity: EntityRef });
@@ -142,7 +143,7 @@ export function creditActions(s: Service, sam: SamApiSource | null = null): Lend
       const now = s.clock.now();
       const registry = s.runtime.state(registryProjection);
       const inScope = opts.scope === 'portfolio' ? counterpartiesOf(s, authOf(req).org_id) : null;
-      const entities = Object.values(registry.entities).filter(
+      const entities = valuesOf(registry.entities).filter(
         (e) => inScope === null || inScope.has(e.entity_id),
       );
       const creditState = s.runtime.state(creditProjection);

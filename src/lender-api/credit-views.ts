@@ -17,6 +17,7 @@ import { parseWith } from '../platform/http/validate.js';
 import { resolveEntity } from '../registry/routes.js';
 import { planBehavior, portfolioRow, scoreEntity, type PortfolioRow } from '../credit/index.js';
 import { entityFacts } from './entity-facts.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 export const PortfolioQuery = z.strictObject({
   sort: z.enum(['name', 'score', 'grade', 'state', 'open_findings']).default('name'),
@@ -70,7 +71,7 @@ export function mountCreditViews(s: Service): void {
     const now = s.clock.now();
     const credit = s.runtime.state(creditProjection);
     const g = s.runtime.state(governance);
-    const rows: PortfolioEntry[] = Object.values(s.runtime.state(registryProjection).entities).map((e) => ({
+    const rows: PortfolioEntry[] = valuesOf(s.runtime.state(registryProjection).entities).map((e) => ({
       ...portfolioRow(credit, e.legal_name, entityFacts(s, e, now), now),
       trend: (credit.entities[e.entity_id]?.inquiries ?? [])
         .slice(-TREND_POINTS)

@@ -30,6 +30,7 @@ import { projectsProjection } from '../../projections/projects.js';
 import type { SealedEvent } from '../platform/ledger/index.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import { CREDIT_EVENT_TYPES, type DerivationMemo } from '../credit/index.js';
+import { keysOf, valuesOf } from '../platform/projections/index.js';
 
 /** What the memo follows: the read models, where they stand, and each event they apply. */
 export type MemoRuntime = Pick<ProjectionRuntime, 'state' | 'position' | 'onApplied'>;
@@ -77,8 +78,8 @@ export class FactsMemo {
   constructor(runtime: MemoRuntime) {
     this.#runtime = runtime;
     this.#epoch = runtime.position;
-    for (const entity of Object.keys(runtime.state(projectsProjection).by_entity ?? {})) this.#index(entity);
-    for (const finding of Object.values(runtime.state(governance).findings))
+    for (const entity of keysOf(runtime.state(projectsProjection).by_entity ?? {})) this.#index(entity);
+    for (const finding of valuesOf(runtime.state(governance).findings))
       if (finding.entity_id !== null) this.#attributed.set(finding.id, finding.entity_id);
     runtime.onApplied((event) => this.#applied(event));
   }

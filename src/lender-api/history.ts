@@ -16,6 +16,7 @@ import { nameText } from '../platform/http/validate.js';
 import { resolveEntity } from '../registry/routes.js';
 import type { EntityRecord } from '../registry/state.js';
 import { defineAction, type LenderAction } from './actions.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 export const HISTORY_DEFAULT_LIMIT = 50;
 export const HistoryBody = z.strictObject({
@@ -44,7 +45,7 @@ function concerns(s: Service, entity: EntityRecord): Map<number, Concern> {
   };
   const id = entity.entity_id;
   const p = s.runtime.state(projectsProjection);
-  for (const project of Object.values(p.projects)) {
+  for (const project of valuesOf(p.projects)) {
     const roles = [
       project.general_contractor === id && 'general contractor',
       project.borrower === id && 'borrower',

@@ -19,6 +19,7 @@ import type { EventInput } from '../platform/ledger/envelope.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { orgStream, type OrganizationRegistered } from './events.js';
 import { decideIssueKey, decideRevokeKey, KeyIssueRefused, type IssuedKey } from './keys.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 /** Who asks: the key's org and scopes (from authentication). */
 export interface KeyAdmin {
@@ -116,7 +117,7 @@ export function decideRevokeKeyAs(
 /** Keys as listed (no digest, no secret): the operator's view of one org or all, a tenant's own. */
 export function listKeys(state: KeysState, admin: KeyAdmin, orgId?: string) {
   const scope = admin.platform ? orgId : admin.org_id;
-  return Object.values(state.keys)
+  return valuesOf(state.keys)
     .filter((k) => scope === undefined || k.org_id === scope)
     .sort((a, b) => a.issued_at.localeCompare(b.issued_at) || a.key_id.localeCompare(b.key_id))
     .map((k) => ({
@@ -131,7 +132,7 @@ export function listKeys(state: KeysState, admin: KeyAdmin, orgId?: string) {
 }
 
 export function listOrgs(state: KeysState) {
-  return Object.values(state.orgs)
+  return valuesOf(state.orgs)
     .sort((a, b) => a.registered_at.localeCompare(b.registered_at) || a.org_id.localeCompare(b.org_id))
     .map((o) => ({ ...o, platform_operator: o.org_id === state.operator_org_id }));
 }

@@ -7,9 +7,10 @@ import { registryProjection } from '../../projections/registry.js';
 import { scoreEntity, type BiasSubject } from '../credit/index.js';
 import { entityFacts } from '../lender-api/entity-facts.js';
 import type { Service } from '../platform/http/service.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 export function governedSubjects(s: Service, now: Date): BiasSubject[] {
-  const entities = Object.values(s.runtime.state(registryProjection).entities).sort((a, b) => a.seq - b.seq);
+  const entities = valuesOf(s.runtime.state(registryProjection).entities).sort((a, b) => a.seq - b.seq);
   return entities.map((entity) => {
     const score = scoreEntity(entityFacts(s, entity, now), now);
     return {

@@ -19,6 +19,7 @@ import { drawStream, governanceEvent } from '../governance/events.js';
 import { revealAccount, vaultDir } from '../accounts/index.js';
 import { instructionOf } from './push.js';
 import type { RailAdapter } from './rail-adapter.js';
+import { entriesOf } from '../platform/projections/index.js';
 
 /** First retry after 1 s, doubling up to 5 minutes. */
 export const OUTBOX_RETRY_BASE_MS = 1_000;
@@ -39,7 +40,7 @@ export interface OutboxDeps {
 
 /** Payments whose instruction is not delivered yet and whose next attempt is due on `now`. */
 export function duePayments(state: GovernanceState, now: Date): string[] {
-  return Object.entries(state.deliveries)
+  return entriesOf(state.deliveries)
     .filter(
       ([, d]) =>
         d.status === 'PENDING' &&

@@ -41,6 +41,7 @@ import {
 } from './gates.js';
 import { buildPain001, type Pain001Input, type Pain001Party, type Pain001PaymentType } from './pain001.js';
 import { currentAccount, type BankAccount } from '../accounts/index.js';
+import { keysOf } from '../platform/projections/index.js';
 
 export type RailCheck =
   | { ok: true; rail: PushRail }
@@ -412,7 +413,7 @@ export function dutiesAt(
           erased: a.erased || head.revealAccount(a.id) === null,
         };
   return {
-    notarized_document_ids: new Set(Object.keys(head.governance.notarizations_by_document)),
+    notarized_document_ids: new Set(keysOf(head.governance.notarizations_by_document)),
     signers: head.signers.signers,
     document_signatures: head.projects.document_signatures ?? {},
     notarial_acts: notarialActsByDocument(

@@ -8,6 +8,7 @@
 import { UEI_PATTERN } from './contract.js';
 import { canonicalCode, canonicalEin, nameSimilarity, normalizeName, trigrams } from './normalize.js';
 import { listed, own, type EntityRecord, type RegistryState } from './state.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 /** Candidates a 404 lists (SPEC §2). */
 export const MAX_CANDIDATES = 5;
@@ -65,7 +66,7 @@ export function similarEntities(
 ): EntityCandidate[] {
   const wanted = trigrams(normalized);
   const scored: { score: number; candidate: EntityCandidate }[] = [];
-  for (const entity of Object.values(state.entities)) {
+  for (const entity of valuesOf(state.entities)) {
     const names = [entity.legal_name, ...entity.aliases];
     const score = Math.max(...names.map((n) => nameSimilarity(wanted, trigrams(normalizeName(n)))));
     if (score >= MIN_CANDIDATE_SIMILARITY) scored.push({ score, candidate: candidate(entity) });

@@ -16,6 +16,7 @@ import { RegisterEntityBody } from './contract.js';
 import { decideRegisterEntity } from './decide.js';
 import { lookupEntity, type EntityLookup } from './lookup.js';
 import type { EntityRecord, RegistryState } from './state.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 const ListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -67,7 +68,7 @@ function listEntities(
   req: Request,
 ): { data: EntityRecord[]; next_cursor: string | null } {
   const q = parseWith(ListQuery, req.query, 'query');
-  const all = Object.values(state.entities)
+  const all = valuesOf(state.entities)
     .filter((e) => q.q === undefined || matchesQuery(e, q.q))
     .sort((a, b) => a.seq - b.seq);
   const after = q.cursor === undefined ? 0 : Number(Buffer.from(q.cursor, 'base64url').toString('utf8'));

@@ -12,6 +12,7 @@ import type { Clock } from '../clock.js';
 import type { EventStore, Subscription } from '../event-store/port.js';
 import type { SealedEvent } from '../ledger/envelope.js';
 import { jsonParts } from './json-parts.js';
+import { plainStateOnDisk, type ReadModelFile } from './read-model-file.js';
 
 export interface Projection<S = unknown> {
   readonly name: string;
@@ -26,6 +27,17 @@ export interface Projection<S = unknown> {
    */
   encode?(state: S): Uint8Array;
   decode?(bytes: Uint8Array): S;
+  /**
+   * The state's form on a read-model file, for a state that is not a plain object of collections
+   * and aggregates (read-model-file.ts builds those by itself). Must fold exactly like `init()`'s.
+   */
+  openOnDisk?(file: ReadModelFile, stored: Record<string, unknown> | null): DiskState<S>;
+}
+
+/** A state kept on a read-model file: the state, and its aggregates to store with each flush. */
+export interface DiskState<S> {
+  state: S;
+  aggregates(): Record<string, unknown>;
 }
 
 /** Any projection, whatever its state type (the runtime holds a heterogeneous list). */
@@ -36,6 +48,7 @@ export interface AnyProjection {
   evolve(state: never, event: SealedEvent): unknown;
   encode?(state: never): Uint8Array;
   decode?(bytes: Uint8Array): unknown;
+  openOnDisk?(file: ReadModelFile, stored: Record<string, unknown> | null): DiskState<unknown>;
 }
 
 /** A state's snapshot bytes: the projection's own codec, else its JSON as UTF-8. */
@@ -99,6 +112,8 @@ interface Slot {
   projection: Projection<unknown>;
   state: unknown;
   checkpoint: number;
+  /** On a read-model file: the aggregates to store with each flush. */
+  aggregates?: () => Record<string, unknown>;
 }
 
 export interface RuntimeOptions {
@@ -116,6 +131,20 @@ export interface RuntimeOptions {
    * die young: a 5,000-event page outlived scavenges, was promoted and cost ~15% more CPU at 1M.
    */
   pageSize?: number;
+  /**
+   * Keep the read models on this file instead of in the heap (read-model-file.ts): start opens
+   * them at their stored checkpoints, every applied command and catch-up page is flushed with its
+   * checkpoint, and there are no snapshots (the `snapshots` store is then ignored).
+   */
+  disk?: ReadModelFile;
+  /** On a read-model file, a catch-up flushes after this many events (default 5,000). */
+  flushEvery?: number;
+  /**
+   * On a read-model file, applied commands are flushed together this long after the first of them
+   * (ms, default 100; 0 = at the end of every `apply`). A crash loses at most that much of the
+   * read models' work, never an event: the next start replays it from the stored checkpoints.
+   */
+  flushDelayMs?: number;
 }
 
 export interface ReplayProgress {
@@ -140,6 +169,11 @@ export class ProjectionRuntime {
   #saving: Promise<void> | null = null;
   #subscription: Subscription | null = null;
   #listeners: ((event: SealedEvent) => void)[] = [];
+  readonly #disk: ReadModelFile | null;
+  readonly #flushEvery: number;
+  readonly #flushDelayMs: number;
+  #flushedAt = 0;
+  #flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
     store: EventStore,
@@ -154,10 +188,71 @@ export class ProjectionRuntime {
     this.#snapshotEvery = opts.snapshotEvery ?? 50_000;
     this.#snapshotFraction = opts.snapshotFraction ?? 0.25;
     this.#pageSize = opts.pageSize ?? 1_000;
+    this.#disk = opts.disk ?? null;
+    this.#flushEvery = opts.flushEvery ?? 5_000;
+    this.#flushDelayMs = opts.flushDelayMs ?? 100;
     for (const p of projections as readonly Projection<unknown>[]) {
       if (this.#slots.has(p.name)) throw new Error(`projection ${p.name} registered twice`);
-      this.#slots.set(p.name, { projection: p, state: p.init(), checkpoint: 0 });
+      const slot: Slot = { projection: p, state: null, checkpoint: 0 };
+      this.#slots.set(p.name, slot);
+      this.#open(slot, false);
     }
+    // On a file the states are already those of the stored checkpoints.
+    if (this.#disk && this.#slots.size > 0)
+      this.#position = Math.min(...[...this.#slots.values()].map((s) => s.checkpoint));
+    this.#flushedAt = this.#position;
+  }
+
+  /**
+   * A slot's state as the projection starts: `init()` in the heap, or its records on the file at
+   * their stored checkpoint — cleared first when stored by another version (or `fresh`).
+   */
+  #open(slot: Slot, fresh: boolean): void {
+    const p = slot.projection;
+    if (!this.#disk) {
+      slot.state = p.init();
+      slot.checkpoint = 0;
+      return;
+    }
+    let stored = fresh ? null : this.#disk.stored(p.name);
+    if (stored === null || stored.version !== p.version) {
+      this.#disk.clear(p.name);
+      stored = null;
+    }
+    const opened = p.openOnDisk
+      ? p.openOnDisk(this.#disk, stored?.aggregates ?? null)
+      : plainStateOnDisk(this.#disk, p.name, p.init(), stored?.aggregates ?? null);
+    slot.state = opened.state;
+    slot.aggregates = () => opened.aggregates();
+    slot.checkpoint = stored?.checkpoint ?? 0;
+  }
+
+  /** After an apply: flush now, or once the delay since the first unflushed command has passed. */
+  #flushSoon(): void {
+    if (!this.#disk || this.#position === this.#flushedAt) return;
+    if (this.#flushDelayMs === 0 || this.#position - this.#flushedAt >= this.#flushEvery)
+      return this.#flush();
+    this.#flushTimer ??= setTimeout(() => {
+      // A file closed without stopping the runtime first (a test's abrupt end) keeps what it has.
+      if (this.#disk?.open) this.#flush();
+    }, this.#flushDelayMs);
+    this.#flushTimer.unref();
+  }
+
+  /** Writes what the folds changed, with every checkpoint, in one transaction (disk mode). */
+  #flush(): void {
+    if (!this.#disk) return;
+    if (this.#flushTimer) clearTimeout(this.#flushTimer);
+    this.#flushTimer = null;
+    this.#flushedAt = this.#position;
+    this.#disk.flush(
+      [...this.#slots.values()].map((slot) => ({
+        name: slot.projection.name,
+        version: slot.projection.version,
+        checkpoint: slot.checkpoint,
+        aggregates: slot.aggregates!(),
+      })),
+    );
   }
 
   /** The seq every projection has applied. */
@@ -185,6 +280,7 @@ export class ProjectionRuntime {
   /** Loads matching snapshots and catches up to the store's head. */
   async start(onProgress?: (p: ReplayProgress) => void): Promise<void> {
     for (const slot of this.#slots.values()) {
+      if (this.#disk) continue;
       const snap = this.#snapshots?.load(slot.projection.name);
       if (snap && snap.version === slot.projection.version) {
         slot.state = decodeState(slot.projection, snap.state);
@@ -215,12 +311,17 @@ export class ProjectionRuntime {
         const page = await this.#store.read(this.#position + 1, this.#pageSize);
         if (page.length === 0) break;
         for (const event of page) this.#applyOne(event);
+        // A long catch-up flushes every few thousand events: a record changed by many events of a
+        // stretch is written once for all of them.
+        if (this.#disk && this.#position - this.#flushedAt >= this.#flushEvery) this.#flush();
         onProgress?.({ position: this.#position, head });
       }
     } finally {
       this.#bulk = false;
     }
-    if (this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#saveInterval()) this.saveSnapshots();
+    this.#flush();
+    if (!this.#disk && this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#saveInterval())
+      this.saveSnapshots();
   }
 
   /**
@@ -234,21 +335,27 @@ export class ProjectionRuntime {
       if (event.seq > this.#position + 1) await this.catchUp();
       if (event.seq === this.#position + 1) this.#applyOne(event);
     }
+    this.#flushSoon();
     // The apply that started a periodic save resolves once it is written.
     await this.#saving;
   }
 
   #applyOne(event: SealedEvent): void {
-    for (const slot of this.#slots.values()) {
-      if (event.seq > slot.checkpoint) {
-        slot.state = slot.projection.evolve(slot.state, event);
-        slot.checkpoint = event.seq;
+    if (this.#disk) this.#disk.folding = true;
+    try {
+      for (const slot of this.#slots.values()) {
+        if (event.seq > slot.checkpoint) {
+          slot.state = slot.projection.evolve(slot.state, event);
+          slot.checkpoint = event.seq;
+        }
       }
+    } finally {
+      if (this.#disk) this.#disk.folding = false;
     }
     this.#position = event.seq;
     for (const fn of this.#listeners) fn(event);
     this.#sinceSnapshot += 1;
-    if (!this.#bulk && this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#saveInterval())
+    if (!this.#disk && !this.#bulk && this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#saveInterval())
       this.#saving ??= this.#saveYielding().finally(() => {
         this.#saving = null;
       });
@@ -296,9 +403,10 @@ export class ProjectionRuntime {
     await this.#subscription.ready;
   }
 
-  /** Persists every projection's state and checkpoint. */
+  /** Persists every projection's state and checkpoint (on a read-model file: flushes it). */
   saveSnapshots(): void {
     this.#sinceSnapshot = 0;
+    if (this.#disk) return this.#flush();
     if (!this.#snapshots) return;
     const saved_at = this.#clock.now().toISOString();
     for (const slot of this.#slots.values()) {
@@ -318,10 +426,7 @@ export class ProjectionRuntime {
     await this.#saving;
     await this.#catchingUp;
     this.#snapshots?.clear();
-    for (const slot of this.#slots.values()) {
-      slot.state = slot.projection.init();
-      slot.checkpoint = 0;
-    }
+    for (const slot of this.#slots.values()) this.#open(slot, true);
     this.#position = 0;
     await this.catchUp(onProgress);
     this.saveSnapshots();

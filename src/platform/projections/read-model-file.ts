@@ -1,0 +1,553 @@
+/**
+ * Read models on disk (issue 19, docs/ARCHITECTURE.md §5). A node's read models live in one SQLite
+ * file of its own (`DATA_DIR/read-models.db`, in both modes) as records keyed by id, with each
+ * projection's version and checkpoint in the same file; the heap holds only a bounded cache of
+ * records, the keys of records changed since the last flush, and small aggregates.
+ *
+ * A projection's state stays the plain object its fold and its queries already use: every top-level
+ * field that `init()` gives as an empty object `{}` (a collection: projects by id, findings by id,
+ * an index by entity…) becomes a `Proxy` over the file's records of that collection; every other
+ * field (a scalar, a small fixed object) is an aggregate kept in the heap and saved whole at each
+ * flush. A projection whose state is a class (the ledger index) opens its own form on the file
+ * (`Projection.openOnDisk`). So the fold code, and the 1,400 tests that pin its answers, are the
+ * same in both forms; `test/unit/projections/read-model-file.test.ts` holds a heap fold and a disk
+ * fold of generated ledgers equal after every flush.
+ *
+ * Consistency: records read or written by a fold are marked changed (a fold updates records in
+ * place) and kept in the cache until the next flush; a flush writes them, the aggregates and every
+ * projection's checkpoint in one transaction, only between events. So the file always holds the
+ * fold of exactly the prefix its checkpoints name: a crash loses only unflushed work, which the
+ * next start replays from the ledger. Outside a fold the states are read-only (a write throws).
+ * Key order is insertion order, as a plain object's (an `ord` per record).
+ */
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { Database as Db, Statement } from 'better-sqlite3';
+import { preparePrivateDatabase, PRIVATE_FILE_MODE } from '../private-files.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS rm_projections (
+  name       TEXT PRIMARY KEY,
+  version    INTEGER NOT NULL,
+  checkpoint INTEGER NOT NULL,
+  aggregates TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rm_records (
+  coll  TEXT NOT NULL,
+  key   TEXT NOT NULL,
+  ord   INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (coll, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rm_records_in_order ON rm_records(coll, ord);
+`;
+
+/** Records kept in the heap between flushes, unless changed (default; `READ_MODEL_CACHE`). */
+export const DEFAULT_CACHE_RECORDS = 20_000;
+
+/** What a projection stored: its version, checkpoint and aggregates (null: nothing stored). */
+export interface StoredProjection {
+  version: number;
+  checkpoint: number;
+  aggregates: Record<string, unknown>;
+}
+
+/** A projection's checkpoint and aggregates to write with a flush. */
+export interface ProjectionFlush {
+  name: string;
+  version: number;
+  checkpoint: number;
+  aggregates: Record<string, unknown>;
+}
+
+const COLLECTION = Symbol('read-model collection');
+
+/**
+ * One collection's records: the cache (least recently used first), the records changed since the
+ * last flush, deletions, and the order of keys added since then.
+ */
+export class DiskCollection<T = unknown> {
+  readonly name: string;
+  readonly #file: ReadModelFile;
+  readonly cache = new Map<string, T>();
+  /** Keys whose cached value must be written at the next flush. */
+  readonly changed = new Set<string>();
+  /** Keys to delete at the next flush (before any write of the same key). */
+  readonly deleted = new Set<string>();
+  /** Keys added since the last flush, with their order (a re-added key moves to the end). */
+  readonly added = new Map<string, number>();
+  /** Keys found absent since the last flush (and not set since): a fold's `x[k] ??= …` reads once. */
+  readonly absent = new Set<string>();
+  /**
+   * Every record of the collection is in the cache (it was empty when opened, and nothing was
+   * evicted since): a miss is an absence, with no read of the file. What makes a rebuild fast.
+   */
+  complete = false;
+  readonly proxy: Record<string, T>;
+
+  constructor(file: ReadModelFile, name: string) {
+    this.#file = file;
+    this.name = name;
+    this.proxy = new Proxy({}, handlerFor(this));
+  }
+
+  get(key: string): T | undefined {
+    const cached = this.cache.get(key);
+    if (cached !== undefined) {
+      // Most recently used last: eviction takes from the front.
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      if (this.#file.folding && typeof cached === 'object' && cached !== null) this.changed.add(key);
+      return cached;
+    }
+    if (this.complete || this.absent.has(key) || (this.deleted.has(key) && !this.added.has(key)))
+      return undefined;
+    const text = this.#file.readValue(this.name, key);
+    if (text === undefined) {
+      if (this.#file.folding) this.absent.add(key);
+      return undefined;
+    }
+    const value = JSON.parse(text) as T;
+    this.cache.set(key, value);
+    // A fold may update what it reads in place: keep it, and write it back at the flush.
+    if (this.#file.folding && typeof value === 'object' && value !== null) this.changed.add(key);
+    this.#file.cached(1);
+    return value;
+  }
+
+  has(key: string): boolean {
+    if (this.cache.has(key)) return true;
+    if (this.complete || this.absent.has(key) || (this.deleted.has(key) && !this.added.has(key)))
+      return false;
+    const found = this.#file.readValue(this.name, key) !== undefined;
+    if (!found && this.#file.folding) this.absent.add(key);
+    return found;
+  }
+
+  set(key: string, value: T): void {
+    this.#file.assertFolding(this.name);
+    if (value === undefined) throw new TypeError(`read model ${this.name}: undefined for ${key}`);
+    // No look-up of the file: a key not in the cache gets a fresh order, which the flush uses only
+    // if the row is new (an update keeps its row's first order), and `keys()` lists a stored key
+    // where it is stored.
+    if (!this.cache.has(key)) {
+      if (!this.added.has(key)) this.added.set(key, this.#file.nextOrd(this.name));
+      this.#file.cached(1);
+    }
+    this.absent.delete(key);
+    this.cache.delete(key);
+    this.cache.set(key, value);
+    this.changed.add(key);
+  }
+
+  delete(key: string): boolean {
+    this.#file.assertFolding(this.name);
+    const had = this.has(key);
+    if (this.cache.delete(key)) this.#file.cached(-1);
+    this.changed.delete(key);
+    this.added.delete(key);
+    this.absent.delete(key);
+    this.deleted.add(key);
+    return had;
+  }
+
+  /**
+   * Every key in insertion order: the stored ones where they are stored (unless deleted since the
+   * last flush), then those added since (a deleted and re-added key moves to the end).
+   */
+  keys(): string[] {
+    return this.entries(false).map(([key]) => key);
+  }
+
+  /** Every record in insertion order, read in one pass (changed ones from the cache, as they are now). */
+  entries(values = true): [string, T][] {
+    const out: [string, T][] = [];
+    const listed = new Set<string>();
+    for (const [key, text] of this.#file.storedEntries(this.name, values)) {
+      if (this.deleted.has(key)) continue;
+      listed.add(key);
+      const cached = this.cache.get(key);
+      out.push([key, cached !== undefined || !values ? (cached as T) : (JSON.parse(text) as T)]);
+    }
+    for (const key of this.added.keys()) if (!listed.has(key)) out.push([key, this.cache.get(key)!]);
+    return out;
+  }
+
+  /** Drops unchanged records from the front of the cache until `keep` are left (or only changed ones). */
+  evict(keep: number): number {
+    let dropped = 0;
+    for (const key of this.cache.keys()) {
+      if (this.cache.size <= keep) break;
+      if (this.changed.has(key)) continue;
+      this.cache.delete(key);
+      this.complete = false;
+      dropped += 1;
+    }
+    return dropped;
+  }
+
+  /** Forgets everything in the heap (after the file's records were cleared). */
+  reset(): void {
+    this.cache.clear();
+    this.changed.clear();
+    this.deleted.clear();
+    this.added.clear();
+    this.absent.clear();
+  }
+}
+
+function handlerFor<T>(collection: DiskCollection<T>): ProxyHandler<Record<string, T>> {
+  return {
+    get: (_target, key) => {
+      if (key === COLLECTION) return collection;
+      return typeof key === 'string' ? collection.get(key) : undefined;
+    },
+    set: (_target, key, value: T) => {
+      if (typeof key !== 'string') return false;
+      collection.set(key, value);
+      return true;
+    },
+    has: (_target, key) => typeof key === 'string' && collection.has(key),
+    deleteProperty: (_target, key) => {
+      if (typeof key === 'string') collection.delete(key);
+      return true;
+    },
+    ownKeys: () => collection.keys(),
+    getOwnPropertyDescriptor: (_target, key) => {
+      if (typeof key !== 'string') return undefined;
+      const value = collection.get(key);
+      return value === undefined
+        ? undefined
+        : { value, writable: true, enumerable: true, configurable: true };
+    },
+    defineProperty: (_target, key, descriptor) => {
+      if (typeof key !== 'string' || !('value' in descriptor)) return false;
+      collection.set(key, descriptor.value as T);
+      return true;
+    },
+  };
+}
+
+/** The disk collection behind a read-model record map, if it is one. */
+export function collectionOf<T>(record: Record<string, T>): DiskCollection<T> | undefined {
+  return (record as Record<symbol, unknown>)[COLLECTION] as DiskCollection<T> | undefined;
+}
+
+/**
+ * `Object.values` / `Object.entries` / `Object.keys` for a read-model collection: one read of the
+ * file in key order instead of a lookup per key. Plain objects pass straight through.
+ */
+export function valuesOf<T>(record: Record<string, T>): T[] {
+  const disk = collectionOf(record);
+  return disk ? disk.entries().map(([, value]) => value) : Object.values(record);
+}
+
+export function entriesOf<T>(record: Record<string, T>): [string, T][] {
+  const disk = collectionOf(record);
+  return disk ? disk.entries() : Object.entries(record);
+}
+
+export function keysOf(record: Record<string, unknown>): string[] {
+  const disk = collectionOf(record);
+  return disk ? disk.keys() : Object.keys(record);
+}
+
+/** Another live process folds into this read-model file (one writer per file: see `ReadModelFile.own`). */
+export class ReadModelFileBusy extends Error {
+  constructor(
+    readonly path: string,
+    readonly pid: number,
+  ) {
+    super(`the read models at ${path} are kept by another live process (pid ${pid}); stop it first`);
+    this.name = 'ReadModelFileBusy';
+  }
+}
+
+/**
+ * Takes `<path>.owner` for this process: created exclusively with our pid, or taken over when the
+ * pid in it is no longer alive (a killed process). Two folds writing one file would interleave
+ * records of different prefixes, so a second live owner is refused.
+ */
+function takeOwnership(path: string): string {
+  const lock = `${path}.owner`;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      const fd = openSync(lock, 'wx', PRIVATE_FILE_MODE);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return lock;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(lock, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid))
+        throw new ReadModelFileBusy(path, pid);
+      // Ours (an earlier handle of this process that was never closed) or a dead process's.
+      rmSync(lock, { force: true });
+    }
+  }
+  throw new Error(`could not take ${lock}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The highest checkpoint stored in a read-model file, read without owning it (0: no file or none). */
+export function storedCheckpointOf(path: string): number {
+  if (!existsSync(path)) return 0;
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const table = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rm_projections'")
+      .get();
+    if (table === undefined) return 0;
+    return db.prepare<[], number | null>('SELECT MAX(checkpoint) FROM rm_projections').pluck().get() ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
+/** The read-model file: records, projections' checkpoints, the cache budget and the flush. */
+export class ReadModelFile {
+  readonly #db: Db;
+  readonly #cacheRecords: number;
+  readonly #collections = new Map<string, DiskCollection<unknown>>();
+  readonly #ords = new Map<string, number>();
+  #cachedCount = 0;
+  /** True while the runtime folds an event: only then may states change. */
+  folding = false;
+  /** Reads of the file (cache misses), records written, flushes: for /metrics and the bench. */
+  readonly stats = { reads: 0, writes: 0, flushes: 0 };
+  readonly #get: Statement<[string, string], string>;
+  readonly #keys: Statement<[string], string>;
+  readonly #entries: Statement<[string], [string, string]>;
+  readonly #put: Statement<[string, string, number, string]>;
+  readonly #del: Statement<[string, string]>;
+  readonly #maxOrd: Statement<[string], number | null>;
+
+  readonly #lock: string | null;
+
+  /**
+   * Opens (creating) the file at `path` for this process to fold into; ReadModelFileBusy when a
+   * live process already does. `:memory:` gives a private file (tests).
+   */
+  static own(path: string, opts: { cacheRecords?: number } = {}): ReadModelFile {
+    const lock = path === ':memory:' ? null : takeOwnership(path);
+    try {
+      return new ReadModelFile(path, lock, opts);
+    } catch (error) {
+      if (lock) rmSync(lock, { force: true });
+      throw error;
+    }
+  }
+
+  private constructor(path: string, lock: string | null, opts: { cacheRecords?: number }) {
+    this.#lock = lock;
+    preparePrivateDatabase(path);
+    this.#db = new Database(path);
+    this.#db.pragma('journal_mode = WAL');
+    // A crash may lose the last flushes (never corrupt one): the checkpoints go with the records,
+    // and the next start replays from them. Power-loss durability is the ledger's job, not this file's.
+    this.#db.pragma('synchronous = NORMAL');
+    this.#db.exec(SCHEMA);
+    this.#cacheRecords = opts.cacheRecords ?? DEFAULT_CACHE_RECORDS;
+    this.#get = this.#db
+      .prepare<[string, string], string>('SELECT value FROM rm_records WHERE coll = ? AND key = ?')
+      .pluck();
+    this.#keys = this.#db
+      .prepare<[string], string>('SELECT key FROM rm_records WHERE coll = ? ORDER BY ord')
+      .pluck();
+    this.#entries = this.#db
+      .prepare<[string], [string, string]>('SELECT key, value FROM rm_records WHERE coll = ? ORDER BY ord')
+      .raw();
+    this.#put = this.#db.prepare(
+      `INSERT INTO rm_records (coll, key, ord, value) VALUES (?, ?, ?, ?)
+       ON CONFLICT(coll, key) DO UPDATE SET value = excluded.value`,
+    );
+    this.#del = this.#db.prepare('DELETE FROM rm_records WHERE coll = ? AND key = ?');
+    this.#maxOrd = this.#db
+      .prepare<[string], number | null>('SELECT MAX(ord) FROM rm_records WHERE coll = ?')
+      .pluck();
+  }
+
+  /** The collection `name` (`<projection>.<field>`), one object per name. */
+  collection<T>(name: string): DiskCollection<T> {
+    let c = this.#collections.get(name);
+    if (!c) {
+      c = new DiskCollection(this, name);
+      c.complete = this.#maxOrd.get(name) === null;
+      this.#collections.set(name, c);
+    }
+    return c as DiskCollection<T>;
+  }
+
+  stored(name: string): StoredProjection | null {
+    const row = this.#db
+      .prepare<[string], { version: number; checkpoint: number; aggregates: string }>(
+        'SELECT version, checkpoint, aggregates FROM rm_projections WHERE name = ?',
+      )
+      .get(name);
+    return row
+      ? {
+          version: row.version,
+          checkpoint: row.checkpoint,
+          aggregates: JSON.parse(row.aggregates) as Record<string, unknown>,
+        }
+      : null;
+  }
+
+  /** The highest checkpoint any projection was stored at (0 when none): the ledger must reach it. */
+  maxCheckpoint(): number {
+    return (
+      this.#db.prepare<[], number | null>('SELECT MAX(checkpoint) FROM rm_projections').pluck().get() ?? 0
+    );
+  }
+
+  /** Deletes a projection's records and checkpoint (its collections are named `<projection>.…`). */
+  clear(projection: string): void {
+    this.#db.transaction(() => {
+      this.#db
+        .prepare('DELETE FROM rm_records WHERE coll >= ? AND coll < ?')
+        .run(`${projection}.`, `${projection}/`);
+      this.#db.prepare('DELETE FROM rm_projections WHERE name = ?').run(projection);
+    })();
+    for (const [name, c] of this.#collections)
+      if (name.startsWith(`${projection}.`)) {
+        this.#cachedCount -= c.cache.size;
+        c.reset();
+        c.complete = true;
+        this.#ords.set(name, 0);
+      }
+  }
+
+  /** Writes every changed record and each projection's checkpoint and aggregates, in one transaction. */
+  flush(projections: readonly ProjectionFlush[]): void {
+    const upsert = this.#db.prepare(
+      `INSERT INTO rm_projections (name, version, checkpoint, aggregates) VALUES (?, ?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET version = excluded.version, checkpoint = excluded.checkpoint,
+         aggregates = excluded.aggregates`,
+    );
+    this.#db.transaction(() => {
+      for (const c of this.#collections.values()) {
+        for (const key of c.deleted) this.#del.run(c.name, key);
+        for (const key of c.changed) {
+          const ord = c.added.get(key) ?? 0;
+          const text = JSON.stringify(c.cache.get(key));
+          // `ord` only counts for a new row; an update keeps the row's first one.
+          this.#put.run(c.name, key, ord, text);
+        }
+        this.stats.writes += c.changed.size;
+      }
+      for (const p of projections) upsert.run(p.name, p.version, p.checkpoint, JSON.stringify(p.aggregates));
+    })();
+    for (const c of this.#collections.values()) {
+      c.changed.clear();
+      c.deleted.clear();
+      c.added.clear();
+      c.absent.clear();
+    }
+    this.stats.flushes += 1;
+    this.#trim();
+  }
+
+  /** Whether anything changed since the last flush. */
+  get dirty(): boolean {
+    for (const c of this.#collections.values()) if (c.changed.size > 0 || c.deleted.size > 0) return true;
+    return false;
+  }
+
+  /** Records in the heap now (cached, changed or not). */
+  get cachedRecords(): number {
+    return this.#cachedCount;
+  }
+
+  get open(): boolean {
+    return this.#db.open;
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+    if (this.#lock) rmSync(this.#lock, { force: true });
+  }
+
+  // ——— for DiskCollection ———
+
+  readValue(coll: string, key: string): string | undefined {
+    this.stats.reads += 1;
+    return this.#get.get(coll, key);
+  }
+
+  /** A collection's stored rows in order: [key, value text] (the text empty when not asked for). */
+  *storedEntries(coll: string, values: boolean): IterableIterator<[string, string]> {
+    if (values) yield* this.#entries.iterate(coll);
+    else for (const key of this.#keys.iterate(coll)) yield [key, ''];
+  }
+
+  nextOrd(coll: string): number {
+    const next = (this.#ords.get(coll) ?? this.#maxOrd.get(coll) ?? 0) + 1;
+    this.#ords.set(coll, next);
+    return next;
+  }
+
+  assertFolding(coll: string): void {
+    if (!this.folding) throw new TypeError(`read model ${coll} is read-only outside its projection's fold`);
+  }
+
+  cached(delta: number): void {
+    this.#cachedCount += delta;
+    if (this.#cachedCount > this.#cacheRecords * 1.25) this.#trim();
+  }
+
+  /** Evicts unchanged records, oldest first in each collection, down to the budget. */
+  #trim(): void {
+    if (this.#cachedCount <= this.#cacheRecords) return;
+    const share = this.#cacheRecords / this.#cachedCount;
+    let total = 0;
+    for (const c of this.#collections.values()) {
+      c.evict(Math.floor(c.cache.size * share));
+      total += c.cache.size;
+    }
+    this.#cachedCount = total;
+  }
+}
+
+function isEmptyPlainObject(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype &&
+    Object.keys(value).length === 0
+  );
+}
+
+/**
+ * A plain-object state on the file: each field `init` gives as `{}` is a collection of records,
+ * every other field an aggregate (its stored value, else `init`'s).
+ */
+export function plainStateOnDisk<S>(
+  file: ReadModelFile,
+  projection: string,
+  init: S,
+  stored: Record<string, unknown> | null,
+): { state: S; aggregates(): Record<string, unknown> } {
+  if (typeof init !== 'object' || init === null || Object.getPrototypeOf(init) !== Object.prototype)
+    throw new TypeError(`read model ${projection}: a state that is not a plain object needs openOnDisk`);
+  const state: Record<string, unknown> = {};
+  const aggregateFields: string[] = [];
+  for (const [field, value] of Object.entries(init)) {
+    if (isEmptyPlainObject(value)) state[field] = file.collection(`${projection}.${field}`).proxy;
+    else {
+      aggregateFields.push(field);
+      state[field] = stored !== null && Object.hasOwn(stored, field) ? stored[field] : value;
+    }
+  }
+  return {
+    state: state as S,
+    aggregates: () => Object.fromEntries(aggregateFields.map((field) => [field, state[field]])),
+  };
+}

@@ -1,0 +1,173 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { allProjections } from '../../../projections/index.js';
+import { ledgerIndex, type LedgerIndexState } from '../../../projections/ledger-index.js';
+import { projectsProjection } from '../../../projections/projects.js';
+import { registryProjection } from '../../../projections/registry.js';
+import { generateDataset } from '../../../bench/lib/generate.js';
+import { scoreEntity } from '../../../src/credit/index.js';
+import { entityFacts } from '../../../src/lender-api/entity-facts.js';
+import { ManualClock } from '../../../src/platform/clock.js';
+import { readAll } from '../../../src/platform/event-store/port.js';
+import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
+import type { Service } from '../../../src/platform/http/service.js';
+import type { SealedEvent } from '../../../src/platform/ledger/index.js';
+import {
+  ProjectionRuntime,
+  ReadModelFile,
+  ReadModelFileBusy,
+  storedCheckpointOf,
+  valuesOf,
+} from '../../../src/platform/projections/index.js';
+import { Rng } from '../../../bench/lib/prng.js';
+
+/**
+ * Read models on disk (ISSUE 19) are the same pure function of the ledger prefix as the heap fold.
+ * A generated ledger (through the real deciders) is folded twice — in the heap, and onto a
+ * read-model file with a cache of a few dozen records, so nearly every record is written, evicted
+ * and read back — in random batches; at every flush the two must be the same JSON, key order
+ * included, and answer the same scores. Then a node that stops without closing restarts from its
+ * stored checkpoints, and a rebuild, each to the same states.
+ */
+describe('read models on a read-model file (property)', function () {
+  this.timeout(240_000);
+  let dir: string;
+  let events: SealedEvent[];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plumbline-read-model-file-'));
+    await generateDataset({ dataDir: dir, events: 3000, seed: 'read-model-file' });
+    const store = SqliteEventStore.open(join(dir, 'ledger.db'));
+    events = [];
+    for await (const event of readAll(store)) events.push(event);
+    await store.close();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Every projection's state as JSON (a disk collection reads as the object it stands for). */
+  function snapshotOf(runtime: ProjectionRuntime): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name of runtime.names()) {
+      if (name === ledgerIndex.name) continue;
+      out[name] = JSON.stringify(runtime.state(name));
+    }
+    return out;
+  }
+
+  /** The ledger index answers alike for every event hash and every recorded artifact hash. */
+  function indexAnswers(runtime: ProjectionRuntime, upTo: number): string {
+    const index = runtime.state<LedgerIndexState>(ledgerIndex);
+    const answers: unknown[] = [index.count];
+    for (const e of events) {
+      if (e.seq > upTo) break;
+      answers.push(index.eventSeq(e.hash));
+      const artifacts = (e.data as { artifacts?: { hash: string }[] }).artifacts ?? [];
+      for (const a of artifacts) answers.push(index.artifact(a.hash));
+    }
+    answers.push(index.eventSeq('f'.repeat(64)), index.artifact('not-a-hash'));
+    return JSON.stringify(answers);
+  }
+
+  function scoresOf(runtime: ProjectionRuntime, now: Date): string[] {
+    const s = { runtime } as unknown as Service;
+    return valuesOf(runtime.state(registryProjection).entities)
+      .slice(0, 8)
+      .map((entity) => {
+        const { memo: _memo, ...facts } = entityFacts(s, entity, now);
+        return JSON.stringify(scoreEntity(facts, now));
+      });
+  }
+
+  it('folds to the same states as the heap after every flush, with a tiny cache', async () => {
+    const store = SqliteEventStore.open(join(dir, 'ledger.db'));
+    const clock = new ManualClock(new Date(events[0]!.recorded_at));
+    const heap = new ProjectionRuntime(store, allProjections(), null, clock);
+    const file = ReadModelFile.own(':memory:', { cacheRecords: 40 });
+    const disk = new ProjectionRuntime(store, allProjections(), null, clock, { disk: file, flushDelayMs: 0 });
+    const rng = new Rng('read-model-file-batches');
+    const random = () => rng.next();
+    let at = 0;
+    let compared = 0;
+    while (at < events.length) {
+      const batch = events.slice(at, at + 1 + Math.floor(random() * 120));
+      at += batch.length;
+      await heap.apply(batch);
+      await disk.apply(batch);
+      expect(disk.position).to.equal(heap.position);
+      expect(file.dirty, 'apply flushes').to.equal(false);
+      expect(file.cachedRecords).to.be.at.most(60);
+      if (random() < 0.25 || at === events.length) {
+        expect(snapshotOf(disk), `states at seq ${disk.position}`).to.deep.equal(snapshotOf(heap));
+        expect(indexAnswers(disk, disk.position)).to.equal(indexAnswers(heap, heap.position));
+        const now = new Date(batch[batch.length - 1]!.recorded_at);
+        expect(scoresOf(disk, now)).to.deep.equal(scoresOf(heap, now));
+        compared += 1;
+      }
+    }
+    expect(compared).to.be.greaterThan(5);
+    // The workload really filled the read models.
+    expect(Object.keys(heap.state(projectsProjection).draws).length).to.be.greaterThan(20);
+    file.close();
+    await store.close();
+  });
+
+  it('restarts from its stored checkpoints after a stop without close, and rebuilds to the same states', async () => {
+    const store = SqliteEventStore.open(join(dir, 'ledger.db'));
+    const clock = new ManualClock(new Date(events[0]!.recorded_at));
+    const heap = new ProjectionRuntime(store, allProjections(), null, clock);
+    await heap.start();
+    const path = join(dir, 'read-models.db');
+    const half = events.slice(0, Math.floor(events.length / 2));
+
+    const first = new ProjectionRuntime(store, allProjections(), null, clock, {
+      disk: ReadModelFile.own(path, { cacheRecords: 50 }),
+      flushDelayMs: 0,
+    });
+    await first.apply(half);
+    expect(storedCheckpointOf(path)).to.equal(half.length);
+    // The process goes on and never closes `first` (as a killed node would not): a new handle of
+    // this process takes the file over, opens at the stored checkpoint and catches up.
+    const file = ReadModelFile.own(path, { cacheRecords: 50 });
+    const second = new ProjectionRuntime(store, allProjections(), null, clock, { disk: file });
+    expect(second.position).to.equal(half.length);
+    await second.start();
+    expect(second.position).to.equal(events.length);
+    expect(snapshotOf(second)).to.deep.equal(snapshotOf(heap));
+    expect(indexAnswers(second, events.length)).to.equal(indexAnswers(heap, events.length));
+
+    let progress = 0;
+    await second.rebuild((p) => (progress = p.position));
+    expect(progress).to.equal(events.length);
+    expect(snapshotOf(second)).to.deep.equal(snapshotOf(heap));
+    expect(indexAnswers(second, events.length)).to.equal(indexAnswers(heap, events.length));
+    await second.stop();
+    file.close();
+    expect(existsSync(`${path}.owner`)).to.equal(false);
+    await store.close();
+  });
+
+  it('keeps read models read-only outside the fold, and refuses a second live owner', async () => {
+    const store = SqliteEventStore.open(join(dir, 'ledger.db'));
+    const clock = new ManualClock(new Date(events[0]!.recorded_at));
+    const file = ReadModelFile.own(':memory:');
+    const runtime = new ProjectionRuntime(store, allProjections(), null, clock, { disk: file });
+    await runtime.apply(events.slice(0, 200));
+    const projects = runtime.state(projectsProjection).projects;
+    expect(() => {
+      projects['p-x'] = projects[Object.keys(projects)[0]!]!;
+    }).to.throw(TypeError, /read-only outside/);
+    file.close();
+    await store.close();
+
+    // A live process other than this one owns the file: refused, naming it.
+    const path = join(dir, 'owned.db');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${path}.owner`, String(process.ppid));
+    expect(() => ReadModelFile.own(path)).to.throw(ReadModelFileBusy, new RegExp(`pid ${process.ppid}`));
+    // A dead owner's file is taken over.
+    writeFileSync(`${path}.owner`, '999999999');
+    ReadModelFile.own(path).close();
+  });
+});
