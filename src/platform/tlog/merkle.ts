@@ -17,8 +17,18 @@ export function leafHash(input: string | Uint8Array): Buffer {
   return hash('sha256', Buffer.concat([LEAF_PREFIX, bytes]), 'buffer');
 }
 
+/**
+ * One 65-byte input reused for every interior node: a tree of n leaves hashes n − 1 of them, and
+ * concatenating into a fresh buffer each time cost about as much as the hash (ledger:verify).
+ */
+const NODE_INPUT = Buffer.alloc(1 + 2 * HASH_SIZE, 0x01);
+
 export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
-  return hash('sha256', Buffer.concat([NODE_PREFIX, left, right]), 'buffer');
+  if (left.length !== HASH_SIZE || right.length !== HASH_SIZE)
+    return hash('sha256', Buffer.concat([NODE_PREFIX, left, right]), 'buffer');
+  NODE_INPUT.set(left, 1);
+  NODE_INPUT.set(right, 1 + HASH_SIZE);
+  return hash('sha256', NODE_INPUT, 'buffer');
 }
 
 /** MTH({}) = SHA-256 of the empty string. */

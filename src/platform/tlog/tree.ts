@@ -135,6 +135,18 @@ export class TileTree implements HashSource {
     if (filled.length > 0) this.storage.saveTiles(filled);
   }
 
+  /**
+   * Appends leaves given as their hashes, 32 bytes each, in seq order after the current size
+   * (`ledger:verify`, whose chain walk hashed the leaves as it read the rows).
+   */
+  appendLeafHashes(hashes: Uint8Array): void {
+    if (hashes.length % 32 !== 0) throw new RangeError('leaf hashes come in 32-byte units');
+    const filled: StoredTile[] = [];
+    const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.length);
+    for (let at = 0; at < bytes.length; at += 32) this.#appendLeaf(bytes.subarray(at, at + 32), filled);
+    if (filled.length > 0) this.storage.saveTiles(filled);
+  }
+
   #appendLeaf(hash: Buffer, filled: StoredTile[]): void {
     this.#partial[0] ??= [];
     this.#full[0] ??= 0;
@@ -212,8 +224,12 @@ export class TileTree implements HashSource {
   tile(level: number, index: number, width: number): Buffer | null {
     const full = this.#full[level] ?? 0;
     if (index < full) {
-      const hashes = this.#pyramid(level, index)[0]!;
-      return Buffer.concat(hashes.slice(0, width));
+      // A full tile is stored as these very bytes: read it rather than rebuild its interior levels.
+      const cached = this.#cache.get(`${level}/${index}`);
+      const bytes = cached ? Buffer.concat(cached[0]!) : this.storage.loadTile(level, index);
+      if (!bytes || bytes.length !== TILE_WIDTH * 32)
+        throw new Error(`tile ${level}/${index} is missing from storage`);
+      return width >= TILE_WIDTH ? bytes : bytes.subarray(0, width * 32);
     }
     if (index !== full) return null;
     const partial = this.#partial[level] ?? [];
