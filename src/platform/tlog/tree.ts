@@ -15,6 +15,7 @@ import {
   inclusionProof,
   leafHash,
   nodeHash,
+  nodeHashInto,
   rangeRoot,
   type HashSource,
 } from './merkle.js';
@@ -60,10 +61,16 @@ type Pyramid = Buffer[][];
 
 function pyramidOf(hashes: Buffer[]): Pyramid {
   const levels: Pyramid = [hashes];
+  // The 255 interior hashes of a tile in one buffer, each node a view of it.
+  const interior = Buffer.allocUnsafeSlow(32 * (hashes.length - 1));
+  let at = 0;
   for (let r = 1; r <= TILE_HEIGHT; r += 1) {
     const below = levels[r - 1]!;
     const up: Buffer[] = new Array<Buffer>(below.length / 2);
-    for (let i = 0; i < up.length; i += 1) up[i] = nodeHash(below[2 * i]!, below[2 * i + 1]!);
+    for (let i = 0; i < up.length; i += 1) {
+      up[i] = nodeHashInto(below[2 * i]!, below[2 * i + 1]!, interior, at);
+      at += 32;
+    }
     levels.push(up);
   }
   return levels;
