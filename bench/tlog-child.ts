@@ -9,11 +9,19 @@
  *     leaves at the full size, each timed (tiles read from SQLite through the tree's cache).
  *   node --import tsx bench/tlog-child.ts ledger <DATA_DIR> <events>
  *     writes a ledger of <events> small events (for the tile-serving load).
+ *   node --import tsx bench/tlog-child.ts receipt <commands> <rounds>
+ *     one composed service (src/compose.ts, as the server runs it): recording commands answered as
+ *     today (the append; the receipt is fetched later) against the same commands each answered
+ *     with a full inline receipt — a checkpoint signed to cover the event, its inclusion proof, the
+ *     receipt's JSON — alternating rounds on the same service; best of each.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compose } from '../src/compose.js';
 import { systemClock } from '../src/platform/clock.js';
+import { createLogger } from '../src/platform/log.js';
+import { receiptFor } from '../src/platform/tlog/receipt.js';
 import { SqliteEventStore } from '../src/platform/event-store/sqlite.js';
 import { GENESIS_HASH, linkHash } from '../src/platform/ledger/envelope.js';
 import { Ledger } from '../src/platform/ledger/ledger.js';
@@ -103,9 +111,76 @@ if (mode === 'append') {
     );
   await store.close();
   process.stdout.write(`${JSON.stringify({ events })}\n`);
+} else if (mode === 'receipt') {
+  const commands = Number(a);
+  const rounds = Number(b);
+  const dir = mkdtempSync(join(tmpdir(), 'plumbline-bench-receipt-'));
+  const service = await compose({
+    dataDir: dir,
+    clock: systemClock,
+    logger: createLogger('warn'),
+    publicBaseUrl: 'http://127.0.0.1',
+  });
+  const { ledger, tlog } = service.deps;
+  let n = 0;
+  let sink = 0;
+  // One recording command: what every recording response commits.
+  const record = () =>
+    ledger.append(
+      [{ stream: `bench-${n % 50}`, type: 'BenchNoted', data: { n: n++, note: 'x'.repeat(200) } }],
+      META,
+    );
+  // Of an inline round: time spent signing (and storing) checkpoints, and building the receipts.
+  let signMs = 0;
+  let proofMs = 0;
+  const round = async (inline: boolean): Promise<number> => {
+    signMs = 0;
+    proofMs = 0;
+    const started = performance.now();
+    for (let i = 0; i < commands; i += 1) {
+      const { events } = await record();
+      if (!inline) continue;
+      // Signing per response: a checkpoint covering this event, then its proof against it.
+      const t0 = performance.now();
+      await tlog.publish();
+      const t1 = performance.now();
+      sink += JSON.stringify(await receiptFor(tlog, events[events.length - 1]!)).length;
+      signMs += t1 - t0;
+      proofMs += performance.now() - t1;
+    }
+    return (commands * 1000) / (performance.now() - started);
+  };
+  await round(false); // warm-up: JIT, the first tiles
+  let without = 0;
+  let inline = 0;
+  let parts = { sign_us: 0, proof_us: 0 };
+  for (let r = 0; r < rounds; r += 1) {
+    without = Math.max(without, await round(false));
+    const rate = await round(true);
+    if (rate > inline) {
+      inline = rate;
+      parts = {
+        sign_us: Math.round((signMs * 1000) / commands),
+        proof_us: Math.round((proofMs * 1000) / commands),
+      };
+    }
+  }
+  await service.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.stdout.write(
+    `${JSON.stringify({
+      commands,
+      without_per_second: Math.round(without),
+      inline_per_second: Math.round(inline),
+      ratio: inline / without,
+      receipt_us: Math.round(1e6 / inline - 1e6 / without),
+      ...parts,
+      sink,
+    })}\n`,
+  );
 } else {
   process.stderr.write(
-    'usage: tlog-child.ts append <commands> <rounds> | proofs <leaves> <samples> | ledger <dir> <n>\n',
+    'usage: tlog-child.ts append <commands> <rounds> | proofs <leaves> <samples> | ledger <dir> <n> | receipt <commands> <rounds>\n',
   );
   process.exit(2);
 }

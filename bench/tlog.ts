@@ -1,7 +1,9 @@
 /**
  * The transparency log's rows (issue 16): appends with the Merkle tree maintained against appends
  * without it (target ≥ 0.9×), inclusion proofs in a 1M-leaf tree (target p99 < 2 ms), and serving
- * full tiles over HTTP beside a bare Express server answering the same 8 KiB body. The ledger:verify
+ * full tiles over HTTP beside a bare Express server answering the same 8 KiB body, and recording
+ * commands answered with a full inline receipt against the same commands answered as today (the
+ * receipt fetched from GET /api/ledger/receipt, named by the Ledger-Receipt header). The ledger:verify
  * row of the verify measurement includes the tree check (scripts/ledger-verify.ts).
  */
 import { mkdtempSync } from 'node:fs';
@@ -14,6 +16,18 @@ import type { LoadShape } from './read.js';
 
 export interface TlogMeasurement {
   append: { commands: number; without_per_second: number; with_tree_per_second: number; ratio: number };
+  /** Per recording command: a signed checkpoint + inclusion proof inline, vs the response as today. */
+  receipt: {
+    commands: number;
+    without_per_second: number;
+    inline_per_second: number;
+    ratio: number;
+    /** Extra time per response for the inline receipt. */
+    receipt_us: number;
+    /** Of it: signing and storing the checkpoint (tlog.publish), building the receipt (proof, JSON). */
+    sign_us: number;
+    proof_us: number;
+  };
   proofs: {
     leaves: number;
     samples: number;
@@ -62,6 +76,10 @@ export async function measureTlog(
     await runTs('bench/tlog-child.ts', ['append', String(opts.commands), String(opts.rounds)]),
     'tlog append',
   );
+  const receipt = lastJson<TlogMeasurement['receipt']>(
+    await runTs('bench/tlog-child.ts', ['receipt', String(opts.commands), String(opts.rounds)]),
+    'tlog receipt',
+  );
   const proofs = lastJson<TlogMeasurement['proofs']>(
     await runTs('bench/tlog-child.ts', ['proofs', String(opts.leaves), String(opts.samples)]),
     'tlog proofs',
@@ -86,6 +104,7 @@ export async function measureTlog(
     }
     return {
       append,
+      receipt,
       proofs,
       tiles: {
         events: opts.tileEvents,

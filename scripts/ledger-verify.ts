@@ -36,7 +36,7 @@ const { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, openLedger, parseCli, progress
 const { verifyInParallel } = await import('./lib/parallel-verify.js');
 const { mapForReading } = await import('./lib/verify-chunks.js');
 const { checkpointsToCheck, checkpointOfNote } = await import('./lib/tlog-cli.js');
-const { verifyTree } = await import('../src/platform/tlog/verify-tree.js');
+const { TreeOfLeaves, verifyTree } = await import('../src/platform/tlog/verify-tree.js');
 const { storedCheckpointOf } = await import('../src/platform/projections/read-model-file.js');
 
 const USAGE = `
@@ -78,19 +78,32 @@ const parallel =
 if (!parallel) workers.release();
 bar.start(head.seq);
 const started = performance.now();
-const verified =
-  parallel && sqlite
-    ? await verifyInParallel(sqlite, head.seq, workers, {
-        stopAtFirstIssue: true,
-        onProgress: (n) => bar.update(n),
-      })
-    : await verifyStore(store, { stopAtFirstIssue: true, onProgress: (p) => bar.update(p.checked) });
+// SQLite is walked in chunks over raw rows, each row read once for the chain and for its Merkle
+// leaf hash (the tree grows here as chunks come in); on one thread below PARALLEL_FROM. EventStoreDB
+// is read through the port.
+const leaves = new TreeOfLeaves();
+const verified = sqlite
+  ? await verifyInParallel(sqlite, head.seq, parallel ? workers : VerifyWorkers.boot(0), {
+      stopAtFirstIssue: true,
+      onProgress: (n) => bar.update(n),
+      onLeaves: (index, run) => leaves.add(index, run),
+    })
+  : {
+      ...(await verifyStore(store, { stopAtFirstIssue: true, onProgress: (p) => bar.update(p.checked) })),
+      chunks: -1,
+    };
 bar.stop();
 const signed = storedCheckpoint();
-const tree = await verifyTree(store, tiles, [...checkpoints, ...signed]);
+// The tree from the walk's leaf hashes; read from the ledger again only when the walk did not
+// give them all (EventStoreDB, or a chain that already failed: the tree's own issues still count).
+const tree =
+  verified.ok && leaves.has(verified.chunks)
+    ? leaves.verify(tiles, [...checkpoints, ...signed])
+    : await verifyTree(store, tiles, [...checkpoints, ...signed]);
 const ms = performance.now() - started;
 const snapshotCheckpoint = storedCheckpointOf(opened.readModelPath);
-const result = { ...verified, issues: [...verified.issues, ...truncation(head.seq), ...tree.issues] };
+const { chunks: _chunks, ...chain } = verified;
+const result = { ...chain, issues: [...verified.issues, ...truncation(head.seq), ...tree.issues] };
 result.ok = result.issues.length === 0;
 await opened.close();
 

@@ -193,7 +193,7 @@ export function targetsOf(r: Results): Target[] {
     }
   }
   if (r.tlog) {
-    const { append, proofs, tiles } = r.tlog;
+    const { append, receipt, proofs, tiles } = r.tlog;
     out.push({
       measurement: 'tlog: Ledger.append with the tree maintained',
       value: `${n(append.with_tree_per_second)} appends/s`,
@@ -202,6 +202,16 @@ export function targetsOf(r: Results): Target[] {
       target: '≥ 0.9×',
       met: append.ratio >= 0.9,
     });
+    if (receipt) {
+      out.push({
+        measurement: 'tlog: recording command with a full inline receipt (signed checkpoint + proof)',
+        value: `${n(receipt.inline_per_second)} commands/s (+${n(receipt.receipt_us)} µs each: sign ${n(receipt.sign_us)}, proof ${n(receipt.proof_us)})`,
+        baseline: `receipt fetched later (as served) ${n(receipt.without_per_second)} commands/s`,
+        ratio: x(receipt.ratio),
+        target: '(decides inline vs fetched)',
+        met: null,
+      });
+    }
     out.push({
       measurement: `tlog: inclusion proof, ${k(proofs.leaves)}-leaf tree`,
       value: `p50 ${proofs.p50_ms} ms, p99 ${proofs.p99_ms} ms (${n(proofs.samples)} random leaves)`,

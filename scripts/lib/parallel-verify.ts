@@ -32,6 +32,17 @@ export interface ParallelVerifyOptions {
    * finish before they boot.
    */
   mainThreadVerifies?: boolean;
+  /**
+   * Hears each chunk's leaf hashes (chunk index, leaves) as it is done — in any order — so the
+   * caller can grow the Merkle tree on this thread while the workers walk on.
+   */
+  onLeaves?: (index: number, leaves: Uint8Array) => void;
+}
+
+export interface ParallelVerifyResult extends VerifyResult {
+  head: number;
+  /** How many chunks the ledger was cut into (each reported its leaves to `onLeaves` if clean). */
+  chunks: number;
 }
 
 /** Verifies [1, head] on the main thread and `workers`, then releases the workers. */
@@ -40,7 +51,7 @@ export async function verifyInParallel(
   head: number,
   workers: VerifyWorkers,
   opts: ParallelVerifyOptions,
-): Promise<VerifyResult & { head: number }> {
+): Promise<ParallelVerifyResult> {
   const mainVerifies = opts.mainThreadVerifies ?? true;
   if (!mainVerifies && workers.size === 0) throw new Error('a pass without the main thread needs workers');
   const threads = workers.size + (mainVerifies ? 1 : 0);
@@ -51,6 +62,7 @@ export async function verifyInParallel(
   let checked = 0;
   const heard = (chunk: ChunkResult): void => {
     results.push(chunk);
+    if (chunk.leaves) opts.onLeaves?.(chunk.index, chunk.leaves);
     checked += chunk.result.checked;
     opts.onProgress?.(checked);
   };
@@ -79,7 +91,7 @@ export async function verifyInParallel(
 }
 
 /** The sequential pass's answer from the chunks' answers. */
-function merge(chunks: ChunkResult[], plan: ChunkPlan, head: number): VerifyResult & { head: number } {
+function merge(chunks: ChunkResult[], plan: ChunkPlan, head: number): ParallelVerifyResult {
   chunks.sort((a, b) => a.index - b.index);
   const checked = chunks.reduce((sum, c) => sum + c.result.checked, 0);
   // The first chunk with an issue holds the first bad seq; the ones before it verified clean.
@@ -91,6 +103,7 @@ function merge(chunks: ChunkResult[], plan: ChunkPlan, head: number): VerifyResu
       verified_through: bad.result.verified_through,
       issues: bad.result.issues,
       head,
+      chunks: chunkCount(plan),
     };
   }
   if (chunks.length !== chunkCount(plan) || chunks.some((c, i) => c.index !== i)) {
@@ -102,5 +115,6 @@ function merge(chunks: ChunkResult[], plan: ChunkPlan, head: number): VerifyResu
     verified_through: chunks.at(-1)?.result.verified_through ?? 0,
     issues: [],
     head,
+    chunks: chunkCount(plan),
   };
 }

@@ -9,7 +9,7 @@
 import type { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
 import { GENESIS_HASH, type LedgerHead } from '../../src/platform/ledger/envelope.js';
 import type { VerifyResult } from '../../src/platform/ledger/verify.js';
-import { verifyStore } from '../../src/platform/ledger/verify-store.js';
+import { verifyRows } from '../../src/platform/ledger/verify-store.js';
 
 /** SQLite caps this at its compile-time limit (2 GiB by default); pages past it are read as usual. */
 const MAP_BYTES = 4 * 2 ** 30;
@@ -34,6 +34,8 @@ export interface ChunkPlan {
 export interface ChunkResult {
   index: number;
   result: VerifyResult;
+  /** The Merkle leaf hashes of the chunk's events (32 bytes each), when it verified clean. */
+  leaves: Uint8Array | null;
 }
 
 /** Slots of the shared Int32Array that coordinates the threads. */
@@ -82,7 +84,10 @@ function stopAfter(control: Int32Array, index: number): void {
   }
 }
 
-/** Claims and verifies chunks until none is left; `onChunk` hears each one as it is done. */
+/**
+ * Claims and verifies chunks until none is left; `onChunk` hears each one as it is done. Each
+ * row is read once: its leaf hash for the Merkle tree comes back with the chunk.
+ */
 export async function verifyClaimedChunks(
   store: SqliteEventStore,
   plan: ChunkPlan,
@@ -95,15 +100,16 @@ export async function verifyClaimedChunks(
   const results: ChunkResult[] = [];
   for (let index = claim(control, plan); index >= 0; index = claim(control, plan)) {
     const from = index * plan.chunkSize + 1;
-    const result = await verifyStore(store, {
+    const { leaves, ...result } = verifyRows(store, {
       from: before.get(from) ?? { seq: 0, hash: GENESIS_HASH },
       to: Math.min(plan.head, from + plan.chunkSize - 1),
       stopAtFirstIssue: plan.stopAtFirstIssue,
+      leaves: true,
     });
-    const { head: _head, ...chunk } = result;
-    if (!chunk.ok && plan.stopAtFirstIssue) stopAfter(control, index);
-    results.push({ index, result: chunk });
-    await onChunk({ index, result: chunk });
+    if (!result.ok && plan.stopAtFirstIssue) stopAfter(control, index);
+    const chunk: ChunkResult = { index, result, leaves };
+    results.push(chunk);
+    await onChunk(chunk);
   }
   return results;
 }

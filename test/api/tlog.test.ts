@@ -7,6 +7,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { linkHash } from '../../src/platform/ledger/envelope.js';
 import { openCheckpoint } from '../../src/platform/tlog/checkpoint.js';
+import { CHECKPOINT_EVERY_MS } from '../../src/platform/tlog/log.js';
+import { verifyReceipt } from '../../src/sdk/transparency.js';
 import {
   leafHash,
   rootOfLeafHashes,
@@ -176,5 +178,44 @@ describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function ()
       .get(`/api/ledger/proof/consistency?from=${fresh.size + 1}`)
       .set(...auth);
     expect(bad.status).to.equal(400);
+  });
+
+  describe('a recording response names its receipt (issue 16 item 4: "within a second")', () => {
+    let live: TestService;
+    afterEach(async () => {
+      await live.close();
+    });
+
+    it('serves the receipt the Ledger-Receipt header names within a second, and it verifies with the SDK', async () => {
+      // Signing as the running service does (src/main.ts), not on demand as the other specs.
+      live = await startService({ compose: { tlogPublishEveryMs: CHECKPOINT_EVERY_MS } });
+      const writer = await live.key('First Builders Bank');
+      const reader = await live.key('Ledger Auditor LLP', ['ledger:read']);
+      const vkey = live.composed.deps.tlog.verifierKey;
+      for (const name of [
+        'Receipt Builders LLC',
+        'Second Receipt Builders LLC',
+        'Third Receipt Builders LLC',
+      ]) {
+        const recorded = await request(live.app)
+          .post('/api/entities')
+          .set('Authorization', `Bearer ${writer.key}`)
+          .send({ legal_name: name, roles: ['general_contractor'] });
+        expect(recorded.status, JSON.stringify(recorded.body)).to.equal(201);
+        const named = recorded.headers['ledger-receipt'] as string;
+        expect(named).to.match(/^\/api\/ledger\/receipt\?hash=[0-9a-f]{64}$/);
+        // Asked for at once: the next checkpoint (signed at most CHECKPOINT_EVERY_MS later) covers it.
+        const asked = performance.now();
+        const receipt = await request(live.app).get(named).set('Authorization', `Bearer ${reader.key}`);
+        const waited = performance.now() - asked;
+        expect(receipt.status, JSON.stringify(receipt.body)).to.equal(200);
+        expect(waited, 'ms from the recording response to its receipt').to.be.below(1000);
+        const checked = await verifyReceipt(receipt.body, vkey);
+        expect(checked, JSON.stringify(checked)).to.include({ valid: true });
+        expect(receipt.body.event.hash).to.equal(named.split('hash=')[1]);
+        const [event] = await live.composed.store.read(receipt.body.event.seq, 1);
+        expect(event!.hash).to.equal(receipt.body.event.hash);
+      }
+    });
   });
 });

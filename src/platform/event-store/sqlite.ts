@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { EMPTY_HEAD, sealedContentText, type LedgerHead, type SealedEvent } from '../ledger/envelope.js';
 import { AppendConflict, InvalidAppend, StoreUnavailable } from '../ledger/errors.js';
-import type { StoredRecord } from '../ledger/verify.js';
+import type { StoredRecord, StoredRow } from '../ledger/verify.js';
 import type { SnapshotRecord, SnapshotStore, SnapshotWrite } from '../projections/runtime.js';
 import type {
   AppendResult,
@@ -431,6 +431,18 @@ export class SqliteEventStore implements EventStore {
       return Promise.resolve(this.#stmt.range.all(Math.max(1, from), limit).map(fromRaw));
     } catch (error) {
       return Promise.reject(translate(error));
+    }
+  }
+
+  /**
+   * `readRecords` as SQLite's raw rows, synchronously: the `ledger:verify` walk reads every row once
+   * and builds no object per row (StoredRow).
+   */
+  readRows(from: number, limit: number): StoredRow[] {
+    try {
+      return this.#stmt.range.all(Math.max(1, from), limit);
+    } catch (error) {
+      throw translate(error);
     }
   }
 

@@ -4,7 +4,7 @@
  */
 import type { EventStore } from '../event-store/port.js';
 import { linkJson, type LedgerHead } from './envelope.js';
-import { ChainVerifier, type VerifyResult } from './verify.js';
+import { ChainVerifier, type StoredRow, type VerifyResult } from './verify.js';
 
 export interface VerifyProgress {
   checked: number;
@@ -77,4 +77,57 @@ export async function verifyStore(
     next = page[page.length - 1]!.seq + 1;
   }
   return { ...verifier.result(), head };
+}
+
+/** A store that hands over raw rows synchronously (SQLite): what `verifyRows` walks. */
+export interface RowSource {
+  readRows(from: number, limit: number): readonly StoredRow[];
+}
+
+export interface VerifyRowsOptions {
+  /** Verify after this position (the stored head of the row before a chunk). */
+  from: LedgerHead;
+  /** Last seq to verify. */
+  to: number;
+  stopAtFirstIssue: boolean;
+  /** Also return the Merkle leaf hash of every verified event, 32 bytes each in seq order. */
+  leaves?: boolean;
+  /** Rows per read (see `VerifyStoreOptions.pageSize`). */
+  pageSize?: number;
+}
+
+/**
+ * `verifyStore`'s walk over raw rows, for `ledger:verify`: one read of each row checks its content
+ * hash, link hash, link and seq step and — with `leaves` — yields the event's Merkle leaf hash, so
+ * the tree is rebuilt without reading the ledger a second time.
+ */
+export function verifyRows(
+  source: RowSource,
+  opts: VerifyRowsOptions,
+): VerifyResult & { leaves: Buffer | null } {
+  const verifier = new ChainVerifier(opts.from);
+  const pageSize = opts.pageSize ?? 1000;
+  const first = opts.from.seq + 1;
+  const leaves = opts.leaves ? Buffer.allocUnsafeSlow(32 * Math.max(0, opts.to - first + 1)) : undefined;
+  let at = 0;
+  let clean = true;
+  for (let next = first; next <= opts.to && clean;) {
+    const limit = Math.min(pageSize, opts.to - next + 1);
+    const page = source.readRows(next, limit);
+    for (const row of page) {
+      // Rows missing before `to` make the page run past it: those rows are the next chunk's.
+      if (row[0] > opts.to) break;
+      // A gap leaves the buffer shorter than the rows: the gap is an issue, the leaves are unused.
+      const issues = verifier.pushRow(row, leaves && at + 32 <= leaves.length ? leaves : undefined, at);
+      at += 32;
+      if (issues.length > 0 && opts.stopAtFirstIssue) {
+        clean = false;
+        break;
+      }
+    }
+    if (page.length < limit || page[page.length - 1]![0] >= opts.to) break;
+    next = page[page.length - 1]![0] + 1;
+  }
+  const result = verifier.result();
+  return { ...result, leaves: leaves && result.ok ? leaves.subarray(0, Math.min(at, leaves.length)) : null };
 }

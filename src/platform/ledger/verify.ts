@@ -3,8 +3,16 @@
  * `ChainVerifier` is the incremental form the CLI and the background verifier stream through;
  * it can also check stored canonical bytes directly (`pushStored`), which avoids re-canonicalizing.
  */
+import { hash as digest } from 'node:crypto';
 import { sha256Hex } from '../crypto/hash.js';
-import { contentJson, GENESIS_HASH, linkHash, type LedgerHead, type SealedEvent } from './envelope.js';
+import {
+  contentJson,
+  GENESIS_HASH,
+  linkHash,
+  linkJson,
+  type LedgerHead,
+  type SealedEvent,
+} from './envelope.js';
 
 export type VerifyIssueCode =
   | 'content_hash_mismatch'
@@ -41,6 +49,18 @@ export interface StoredRecord {
   prev_hash: string;
   hash: string;
 }
+
+/**
+ * A stored row as SQLite hands it over with `.raw()`: `[seq, content, content_hash, prev_hash,
+ * hash]`. The full `ledger:verify` walk reads these, so no object is built per event.
+ */
+export type StoredRow = readonly [
+  seq: number,
+  content: string,
+  contentHash: string,
+  prevHash: string,
+  hash: string,
+];
 
 /** What a clean push returns: shared, so a verified event allocates no issue list. */
 const NO_ISSUES: readonly VerifyIssue[] = Object.freeze([]);
@@ -89,6 +109,24 @@ export class ChainVerifier {
     );
   }
 
+  /**
+   * A raw stored row (the `ledger:verify` walk). With `leaves`, the event's Merkle leaf hash
+   * (RFC 9162: SHA-256(0x00 ‖ link JSON)) is also written there at byte `at`, from the same link
+   * JSON the link hash is taken over: one string built for both hashes. The leaf is hashed as the
+   * string "\0" + link JSON — UTF-8 encodes U+0000 as the single byte 0x00, so these are exactly the
+   * bytes `leafHash` hashes — and its digest comes back as a 32-character latin1 ('binary') string, which
+   * is copied byte for byte into the caller's buffer (no Buffer per leaf).
+   */
+  pushRow(row: StoredRow, leaves?: Buffer, at = 0): readonly VerifyIssue[] {
+    const seq = row[0];
+    const contentHash = row[2];
+    const prevHash = row[3];
+    const hash = row[4];
+    const json = linkJson(seq, prevHash, contentHash);
+    if (leaves) leaves.write(digest('sha256', `\0${json}`, 'binary'), at, 32, 'latin1');
+    return this.#checkLinked(seq, sha256Hex(row[1]), contentHash, prevHash, hash, sha256Hex(json));
+  }
+
   #check(
     seq: number,
     computedContentHash: string,
@@ -96,7 +134,24 @@ export class ChainVerifier {
     prevHash: string,
     hash: string,
   ): readonly VerifyIssue[] {
-    const computedHash = linkHash(seq, prevHash, contentHash);
+    return this.#checkLinked(
+      seq,
+      computedContentHash,
+      contentHash,
+      prevHash,
+      hash,
+      linkHash(seq, prevHash, contentHash),
+    );
+  }
+
+  #checkLinked(
+    seq: number,
+    computedContentHash: string,
+    contentHash: string,
+    prevHash: string,
+    hash: string,
+    computedHash: string,
+  ): readonly VerifyIssue[] {
     const clean =
       seq === this.#prevSeq + 1 &&
       computedContentHash === contentHash &&

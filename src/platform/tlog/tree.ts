@@ -15,6 +15,7 @@ import {
   inclusionProof,
   leafHash,
   nodeHash,
+  nodeHashInto,
   rangeRoot,
   type HashSource,
 } from './merkle.js';
@@ -60,10 +61,16 @@ type Pyramid = Buffer[][];
 
 function pyramidOf(hashes: Buffer[]): Pyramid {
   const levels: Pyramid = [hashes];
+  // The 255 interior hashes of a tile in one buffer, each node a view of it.
+  const interior = Buffer.allocUnsafeSlow(32 * (hashes.length - 1));
+  let at = 0;
   for (let r = 1; r <= TILE_HEIGHT; r += 1) {
     const below = levels[r - 1]!;
     const up: Buffer[] = new Array<Buffer>(below.length / 2);
-    for (let i = 0; i < up.length; i += 1) up[i] = nodeHash(below[2 * i]!, below[2 * i + 1]!);
+    for (let i = 0; i < up.length; i += 1) {
+      up[i] = nodeHashInto(below[2 * i]!, below[2 * i + 1]!, interior, at);
+      at += 32;
+    }
     levels.push(up);
   }
   return levels;
@@ -132,6 +139,18 @@ export class TileTree implements HashSource {
       if (e.seq !== this.#size + 1) throw new Error(`tree at size ${this.#size} cannot append seq ${e.seq}`);
       this.#appendLeaf(eventLeafHash(e), filled);
     }
+    if (filled.length > 0) this.storage.saveTiles(filled);
+  }
+
+  /**
+   * Appends leaves given as their hashes, 32 bytes each, in seq order after the current size
+   * (`ledger:verify`, whose chain walk hashed the leaves as it read the rows).
+   */
+  appendLeafHashes(hashes: Uint8Array): void {
+    if (hashes.length % 32 !== 0) throw new RangeError('leaf hashes come in 32-byte units');
+    const filled: StoredTile[] = [];
+    const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.length);
+    for (let at = 0; at < bytes.length; at += 32) this.#appendLeaf(bytes.subarray(at, at + 32), filled);
     if (filled.length > 0) this.storage.saveTiles(filled);
   }
 
@@ -212,8 +231,12 @@ export class TileTree implements HashSource {
   tile(level: number, index: number, width: number): Buffer | null {
     const full = this.#full[level] ?? 0;
     if (index < full) {
-      const hashes = this.#pyramid(level, index)[0]!;
-      return Buffer.concat(hashes.slice(0, width));
+      // A full tile is stored as these very bytes: read it rather than rebuild its interior levels.
+      const cached = this.#cache.get(`${level}/${index}`);
+      const bytes = cached ? Buffer.concat(cached[0]!) : this.storage.loadTile(level, index);
+      if (!bytes || bytes.length !== TILE_WIDTH * 32)
+        throw new Error(`tile ${level}/${index} is missing from storage`);
+      return width >= TILE_WIDTH ? bytes : bytes.subarray(0, width * 32);
     }
     if (index !== full) return null;
     const partial = this.#partial[level] ?? [];

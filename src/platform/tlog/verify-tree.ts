@@ -35,6 +35,50 @@ export async function verifyTree(
     opts.onProgress?.(rebuilt.size);
     if (page.length < pageSize || next.length < page.length) break;
   }
+  return checkTree(rebuilt, stored, checkpoints);
+}
+
+/**
+ * The tree rebuilt from leaf hashes the caller already has (ledger:verify's chain walk hashes each
+ * event's leaf as it reads the row, so the ledger is not read twice). Runs of leaves may arrive out
+ * of order, as the walk's chunks finish on different threads; each is added once every run before
+ * it is in, so the tree grows while the walk goes on.
+ */
+export class TreeOfLeaves {
+  readonly #tree = new TileTree(new MemoryTileStorage());
+  readonly #waiting = new Map<number, Uint8Array>();
+  #next = 0;
+
+  /** Run `index` (0, 1, 2, …) of leaf hashes, 32 bytes each, leaves in seq order within it. */
+  add(index: number, leaves: Uint8Array): void {
+    this.#waiting.set(index, leaves);
+    for (let run = this.#waiting.get(this.#next); run; run = this.#waiting.get(this.#next)) {
+      this.#waiting.delete(this.#next);
+      this.#tree.appendLeafHashes(run);
+      this.#next += 1;
+    }
+  }
+
+  /** Whether runs 0 … count − 1 are all in. */
+  has(count: number): boolean {
+    return this.#next === count && this.#waiting.size === 0;
+  }
+
+  /** `verifyTree`'s checks against this tree. */
+  verify(
+    stored: TileStorage,
+    checkpoints: { label: string; checkpoint: Checkpoint }[] = [],
+  ): TreeVerification {
+    return checkTree(this.#tree, stored, checkpoints);
+  }
+}
+
+/** Every stored tile and every checkpoint against the tree rebuilt from the ledger. */
+function checkTree(
+  rebuilt: TileTree,
+  stored: TileStorage,
+  checkpoints: { label: string; checkpoint: Checkpoint }[],
+): TreeVerification {
   const issues: VerifyIssue[] = [];
   for (let level = 0; ; level += 1) {
     const count = stored.fullTiles(level);

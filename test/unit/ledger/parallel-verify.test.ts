@@ -6,6 +6,8 @@ import { verifyInParallel } from '../../../scripts/lib/parallel-verify.js';
 import { VerifyWorkers } from '../../../scripts/lib/verify-workers.js';
 import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
 import { verifyStore } from '../../../src/platform/ledger/verify-store.js';
+import { eventLeafHash } from '../../../src/platform/tlog/tree.js';
+import { TreeOfLeaves } from '../../../src/platform/tlog/verify-tree.js';
 import { chain } from '../../support/events.js';
 
 const EVENTS = 300;
@@ -61,7 +63,9 @@ describe('ledger:verify across threads (scripts/lib/parallel-verify.ts)', functi
         mainThreadVerifies: false,
       });
       // `checked` differs by design: other threads keep going past the first bad seq.
-      return [sequential, withMain, workersOnly].map(({ checked: _checked, ...rest }) => rest);
+      return [sequential, withMain, workersOnly].map(({ checked: _checked, ...rest }) =>
+        'chunks' in rest ? (({ chunks: _c, ...r }) => r)(rest) : rest,
+      );
     } finally {
       await store.close();
     }
@@ -71,6 +75,33 @@ describe('ledger:verify across threads (scripts/lib/parallel-verify.ts)', functi
     const [sequential, ...parallel] = await passes(EVENTS);
     expect(sequential).to.deep.include({ ok: true, verified_through: EVENTS });
     for (const result of parallel) expect(result).to.deep.equal(sequential);
+  });
+
+  it("hands over every event's Merkle leaf hash, byte for byte the tree's, from the one read", async () => {
+    const store = SqliteEventStore.open(path);
+    try {
+      const records = await store.readRecords(1, EVENTS);
+      const want = Buffer.concat(records.map((r) => eventLeafHash(r)));
+      for (const mainThreadVerifies of [true, false]) {
+        const runs = new Map<number, Uint8Array>();
+        const tree = new TreeOfLeaves();
+        const result = await verifyInParallel(store, EVENTS, VerifyWorkers.boot(THREADS - 1), {
+          stopAtFirstIssue: true,
+          mainThreadVerifies,
+          onLeaves: (index, leaves) => {
+            runs.set(index, leaves);
+            tree.add(index, leaves);
+          },
+        });
+        expect(result.ok).to.equal(true);
+        expect(runs.size).to.equal(result.chunks);
+        const got = Buffer.concat([...runs.keys()].sort((a, b) => a - b).map((i) => runs.get(i)!));
+        expect(got.equals(want), `main thread verifies: ${mainThreadVerifies}`).to.equal(true);
+        expect(tree.has(result.chunks)).to.equal(true);
+      }
+    } finally {
+      await store.close();
+    }
   });
 
   for (const { name, sql } of TAMPERING) {
