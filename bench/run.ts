@@ -13,7 +13,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { childFlags, REPO_ROOT } from './lib/child.js';
-import { cacheRoot, dataset, removeDir, type Dataset } from './lib/datasets.js';
+import { cacheRoot, dataset, type Dataset } from './lib/datasets.js';
 import { printTable, targetsOf, type Results } from './lib/report.js';
 import { measureRead, measureScoreOn } from './read.js';
 import { measureReplay, measureStartup } from './rebuild.js';
@@ -107,17 +107,21 @@ if (only.has('write')) {
   });
 }
 if (only.has('rebuild')) {
-  log(`rebuild: replay ${small.events.toLocaleString('en-US')}`);
-  const replaySmall = await measureReplay(small, { save: false });
-  log(`rebuild: replay ${large.events.toLocaleString('en-US')} (and save snapshots)`);
-  const { dataDir: withSnapshots, ...replayLarge } = await measureReplay(large, { save: true, keep: true });
-  log('rebuild: startup-to-ready from snapshots');
-  try {
-    const startup = await measureStartup({ ...large, dataDir: withSnapshots! });
-    results.rebuild = { small: replaySmall, large: replayLarge, startup };
-  } finally {
-    removeDir(withSnapshots!);
+  const replay = [];
+  for (const ds of [small, large]) {
+    log(`rebuild: replay ${ds.events.toLocaleString('en-US')} events (fresh heap, nothing persisted)`);
+    replay.push(await measureReplay(ds));
   }
+  const startup = [];
+  for (const ds of [small, large]) {
+    log(`rebuild: start-to-ready on ${ds.events.toLocaleString('en-US')} (first run, SIGTERM, second start)`);
+    startup.push(await measureStartup(ds));
+  }
+  results.rebuild = {
+    small: replay[0]!,
+    large: replay[1]!,
+    startup: { small: startup[0]!, large: startup[1]! },
+  };
 }
 if (only.has('verify')) {
   log('verify: ledger:verify vs raw SHA-256');
