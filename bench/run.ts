@@ -5,6 +5,7 @@
  *   npm run bench                 full sizes: 100k and 1M-event ledgers (generated once, cached)
  *   npm run bench -- --quick      small sizes, a smoke run of every measurement
  *   npm run bench -- --only read,verify   a subset (read, write, rebuild, verify, tlog)
+ *   npm run bench -- --sizes 50000,100000   other ledger sizes (small,large) than the mode's
  *   npm run bench -- --fresh      regenerate the cached datasets
  *   npm run bench -- --profile    run every child under --cpu-prof (profiles in the cache dir)
  */
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     fresh: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
   },
 });
 const quick = values.quick;
@@ -38,7 +40,14 @@ const only = new Set<Measurement>(
     (MEASUREMENTS as readonly string[]).includes(m),
   ),
 );
-const sizes = quick ? { small: 20_000, large: 50_000 } : { small: 100_000, large: 1_000_000 };
+const given = values.sizes?.split(',').map(Number);
+if (given && (given.length !== 2 || !given.every((n) => Number.isSafeInteger(n) && n > 0)))
+  throw new Error(`--sizes takes two event counts, small,large (got ${values.sizes})`);
+const sizes = given
+  ? { small: given[0]!, large: given[1]! }
+  : quick
+    ? { small: 20_000, large: 50_000 }
+    : { small: 100_000, large: 1_000_000 };
 const load = quick
   ? { connections: 50, warmupSeconds: 1, seconds: 3 }
   : { connections: 50, warmupSeconds: 3, seconds: 10 };
