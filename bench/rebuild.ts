@@ -1,50 +1,57 @@
 /**
- * rebuild (SPEC §12): projection replay events/s at each size (target ≥ 150k/s), the replay's RSS
- * (target < 1 GiB), and startup-to-ready of the real server (`node --import tsx src/main.ts`,
- * process spawn → first `/readyz` 200) on the largest ledger with its snapshots (target < 3 s).
+ * rebuild (SPEC §12, ISSUE 19): projection replay at each size — events/s (target ≥ 150k/s), the
+ * CPU-seconds the replaying child spent, its peak RSS (target < 512 MiB at 1M) — and start-to-ready
+ * of the real server (`node --import tsx src/main.ts`, process spawn → first `/readyz` 200) with
+ * its RSS at ready, from the state a previous run of the server left behind.
+ *
+ * Nothing here knows how the server persists its read models: the startup measurement copies the
+ * whole data dir, starts the server once, stops it with SIGTERM (so it persists whatever it
+ * persists, wherever in DATA_DIR), and times a second start on what is left.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { childFlags, freePort, lastJson, REPO_ROOT, runTs } from './lib/child.js';
-import { copyOf, removeDir, type Dataset } from './lib/datasets.js';
+import { copyOf, dirBytes, removeDir, type Dataset } from './lib/datasets.js';
 
 export interface ReplayMeasurement {
   events: number;
   events_per_second: number;
   replay_seconds: number;
+  /** User + system CPU time of the replaying child during the replay. */
+  replay_cpu_seconds: number;
+  /** RSS right after the replay. */
   rss_bytes: number;
+  /** The replaying child's peak RSS (getrusage maxrss). */
   max_rss_bytes: number;
-  /** Peak including the snapshot save (JSON text of every state beside the states). */
-  max_rss_with_save_bytes: number;
-  save_seconds: number;
-  snapshot_bytes: number;
+  heap_used_bytes: number;
 }
 
-/**
- * Replays a copy of the dataset (the replay clears and may save snapshots: the cached ledger is
- * never written). With `keep`, the copy — holding the saved snapshots — is returned for
- * `measureStartup`; the caller removes it.
- */
-export async function measureReplay(
-  ds: Dataset,
-  opts: { save: boolean; keep?: boolean },
-): Promise<ReplayMeasurement & { dataDir?: string }> {
+/** Replays a copy of the dataset in a child (opening the store may write; the cache is never written). */
+export async function measureReplay(ds: Dataset): Promise<ReplayMeasurement> {
   const dataDir = copyOf(ds, 'replay');
   try {
-    const run = await runTs('bench/replay.ts', [dataDir, ...(opts.save ? ['--save'] : [])]);
+    const run = await runTs('bench/replay.ts', [dataDir]);
     if (run.code !== 0) throw new Error(`replay failed (exit ${run.code}):\n${run.stderr}`);
-    const measured = lastJson<ReplayMeasurement>(run, 'replay');
-    return opts.keep ? { ...measured, dataDir } : measured;
+    return lastJson<ReplayMeasurement>(run, 'replay');
   } finally {
-    if (!opts.keep) removeDir(dataDir);
+    removeDir(dataDir);
   }
 }
 
 export interface StartupMeasurement {
   events: number;
+  /** The measured start: spawn → first /readyz 200, on the state the first run left. */
   ready_ms: number;
+  /** RSS of the server the moment /readyz first answered 200 (second start). */
   rss_bytes: number;
+  /** The first start on the copy (whatever the dataset holds: usually a full replay). */
+  first_ready_ms: number;
+  first_rss_bytes: number;
+  /** SIGTERM → exit of the first run (where a server persists its read models at shutdown). */
+  first_stop_ms: number;
+  /** Growth of the data dir over the first run (what it persisted, WAL included). */
+  persisted_bytes: number;
 }
 
 function rssOf(pid: number): number {
@@ -53,12 +60,14 @@ function rssOf(pid: number): number {
   return kb === undefined ? 0 : Number(kb) * 1024;
 }
 
-/**
- * Spawns the real entry on a copy of the dataset (it may append) and polls /readyz. Start it from
- * snapshots by passing the data dir `measureReplay(…, { save: true, keep: true })` left.
- */
-export async function measureStartup(ds: Dataset): Promise<StartupMeasurement> {
-  const dataDir = copyOf(ds, 'startup');
+interface Started {
+  child: ChildProcess;
+  ready_ms: number;
+  rss_bytes: number;
+}
+
+/** Spawns the real entry on `dataDir` and polls /readyz until it answers 200. */
+async function startServer(dataDir: string): Promise<Started> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [...childFlags, '--import', 'tsx', 'src/main.ts'], {
@@ -82,16 +91,53 @@ export async function measureStartup(ds: Dataset): Promise<StartupMeasurement> {
       const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
         .then((r) => r.status === 200)
         .catch(() => false);
-      if (ok) break;
-      if (performance.now() - started > 120_000) throw new Error(`server not ready after 120 s:\n${stderr}`);
+      if (ok) {
+        const ready_ms = Math.round(performance.now() - started);
+        return { child, ready_ms, rss_bytes: rssOf(child.pid!) };
+      }
+      if (performance.now() - started > 300_000) throw new Error(`server not ready after 300 s:\n${stderr}`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    const readyMs = performance.now() - started;
-    return { events: ds.events, ready_ms: Math.round(readyMs), rss_bytes: rssOf(child.pid!) };
+  } catch (error) {
+    await stopServer(child);
+    throw error;
+  }
+}
+
+/** SIGTERM, then the time until the process has exited (its shutdown work included). */
+async function stopServer(child: ChildProcess): Promise<number> {
+  if (child.exitCode !== null || child.signalCode !== null) return 0;
+  const t = performance.now();
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const [code] = (await exited) as [number | null];
+  if (code !== 0) throw new Error(`server exited ${code} after SIGTERM`);
+  return Math.round(performance.now() - t);
+}
+
+/**
+ * Start-to-ready on a copy of the dataset (the server may append and persist): a first run brings
+ * the copy to the state a stopped server leaves, the second start is the measurement.
+ */
+export async function measureStartup(ds: Dataset): Promise<StartupMeasurement> {
+  const dataDir = copyOf(ds, 'startup');
+  try {
+    const before = dirBytes(dataDir);
+    const first = await startServer(dataDir);
+    const firstStopMs = await stopServer(first.child);
+    const persisted = dirBytes(dataDir) - before;
+    const second = await startServer(dataDir);
+    await stopServer(second.child);
+    return {
+      events: ds.events,
+      ready_ms: second.ready_ms,
+      rss_bytes: second.rss_bytes,
+      first_ready_ms: first.ready_ms,
+      first_rss_bytes: first.rss_bytes,
+      first_stop_ms: firstStopMs,
+      persisted_bytes: persisted,
+    };
   } finally {
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
     removeDir(dataDir);
   }
 }

@@ -5,6 +5,7 @@
  *   npm run bench                 full sizes: 100k and 1M-event ledgers (generated once, cached)
  *   npm run bench -- --quick      small sizes, a smoke run of every measurement
  *   npm run bench -- --only read,verify   a subset (read, write, rebuild, verify, tlog)
+ *   npm run bench -- --sizes 50000,100000   other ledger sizes (small,large) than the mode's
  *   npm run bench -- --fresh      regenerate the cached datasets
  *   npm run bench -- --profile    run every child under --cpu-prof (profiles in the cache dir)
  */
@@ -13,7 +14,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { childFlags, REPO_ROOT } from './lib/child.js';
-import { cacheRoot, dataset, removeDir, type Dataset } from './lib/datasets.js';
+import { cacheRoot, dataset, type Dataset } from './lib/datasets.js';
 import { printTable, targetsOf, type Results } from './lib/report.js';
 import { measureRead, measureScoreOn } from './read.js';
 import { measureReplay, measureStartup } from './rebuild.js';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     fresh: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
   },
 });
 const quick = values.quick;
@@ -38,7 +40,14 @@ const only = new Set<Measurement>(
     (MEASUREMENTS as readonly string[]).includes(m),
   ),
 );
-const sizes = quick ? { small: 20_000, large: 50_000 } : { small: 100_000, large: 1_000_000 };
+const given = values.sizes?.split(',').map(Number);
+if (given && (given.length !== 2 || !given.every((n) => Number.isSafeInteger(n) && n > 0)))
+  throw new Error(`--sizes takes two event counts, small,large (got ${values.sizes})`);
+const sizes = given
+  ? { small: given[0]!, large: given[1]! }
+  : quick
+    ? { small: 20_000, large: 50_000 }
+    : { small: 100_000, large: 1_000_000 };
 const load = quick
   ? { connections: 50, warmupSeconds: 1, seconds: 3 }
   : { connections: 50, warmupSeconds: 3, seconds: 10 };
@@ -107,17 +116,21 @@ if (only.has('write')) {
   });
 }
 if (only.has('rebuild')) {
-  log(`rebuild: replay ${small.events.toLocaleString('en-US')}`);
-  const replaySmall = await measureReplay(small, { save: false });
-  log(`rebuild: replay ${large.events.toLocaleString('en-US')} (and save snapshots)`);
-  const { dataDir: withSnapshots, ...replayLarge } = await measureReplay(large, { save: true, keep: true });
-  log('rebuild: startup-to-ready from snapshots');
-  try {
-    const startup = await measureStartup({ ...large, dataDir: withSnapshots! });
-    results.rebuild = { small: replaySmall, large: replayLarge, startup };
-  } finally {
-    removeDir(withSnapshots!);
+  const replay = [];
+  for (const ds of [small, large]) {
+    log(`rebuild: replay ${ds.events.toLocaleString('en-US')} events (fresh heap, nothing persisted)`);
+    replay.push(await measureReplay(ds));
   }
+  const startup = [];
+  for (const ds of [small, large]) {
+    log(`rebuild: start-to-ready on ${ds.events.toLocaleString('en-US')} (first run, SIGTERM, second start)`);
+    startup.push(await measureStartup(ds));
+  }
+  results.rebuild = {
+    small: replay[0]!,
+    large: replay[1]!,
+    startup: { small: startup[0]!, large: startup[1]! },
+  };
 }
 if (only.has('verify')) {
   log('verify: ledger:verify vs raw SHA-256');

@@ -55,6 +55,7 @@ import { accessLog, requestContext } from './platform/http/middleware.js';
 import { RouteTable } from './platform/http/routes.js';
 import type { Service } from './platform/http/service.js';
 import { signResponses } from './platform/http/signing.js';
+import { precomputedHeaders } from './platform/http/static-headers.js';
 
 export interface AppDeps {
   clock: Clock;
@@ -126,20 +127,23 @@ export function createApp(deps: AppDeps): Express {
 
   app.locals.plumbline = service;
   app.use(requestContext());
+  // helmet's headers are static here (no nonces): computed once, set in one loop per request.
   app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: true,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:'],
-          upgradeInsecureRequests: null,
+    precomputedHeaders(
+      helmet({
+        contentSecurityPolicy: {
+          useDefaults: true,
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'"],
+            styleSrc: ["'self'"],
+            imgSrc: ["'self'", 'data:'],
+            upgradeInsecureRequests: null,
+          },
         },
-      },
-      crossOriginEmbedderPolicy: false,
-    }),
+        crossOriginEmbedderPolicy: false,
+      }),
+    ),
   );
   app.use(metrics.middleware());
   app.use(accessLog(deps.logger));

@@ -4,11 +4,12 @@
  * records the head hash. Measurements that write work on a copy, never on the cached file.
  */
 import {
-  copyFileSync,
   cpSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -53,17 +54,28 @@ export async function dataset(
   return { ...made, dataDir, generated: true };
 }
 
-/** A scratch DATA_DIR holding a copy of the dataset's ledger, secrets and account vault (for runs that write). */
+/**
+ * A scratch DATA_DIR holding a copy of everything in the dataset's dir: the ledger (and its WAL,
+ * without which a copy could miss committed pages), secrets, the account vault, and whatever a
+ * server version keeps beside them (read-model files) — no fixed list to fall behind. The manifest
+ * is the cache's own and stays behind.
+ */
 export function copyOf(ds: Dataset, label: string): string {
   const dir = mkdtempSync(join(tmpdir(), `plumbline-bench-${label}-`));
-  // The WAL too when there is one: without it a copy could miss committed pages.
-  for (const file of ['ledger.db', 'ledger.db-wal', 'secrets.json']) {
-    if (existsSync(join(ds.dataDir, file))) copyFileSync(join(ds.dataDir, file), join(dir, file));
+  for (const name of readdirSync(ds.dataDir)) {
+    if (name === 'manifest.json') continue;
+    cpSync(join(ds.dataDir, name), join(dir, name), { recursive: true });
   }
-  // The account vault: without it every registered account reads erased and no payment can be built.
-  const vault = join(ds.dataDir, 'vault');
-  if (existsSync(vault)) cpSync(vault, join(dir, 'vault'), { recursive: true });
   return dir;
+}
+
+/** Total bytes of the regular files under `dir` (what a server keeps on disk). */
+export function dirBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += lstatSync(join(entry.parentPath, entry.name)).size;
+  }
+  return total;
 }
 
 export function removeDir(dir: string): void {

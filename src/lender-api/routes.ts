@@ -21,26 +21,44 @@ export const LENDER_PATH = '/api/lender-credit';
 /**
  * Runs one middleware inside a handler (the action decides whether auth, body parsing and
  * idempotency apply). Resolves `true` when the middleware answered the request itself (a replay)
- * instead of passing it on; rejects with whatever it failed with, sync or async.
+ * instead of passing it on; rejects with whatever it failed with, sync or async. A middleware that
+ * passes synchronously (auth, a bodiless request) settles at once, without a `finish` listener;
+ * `finish` never fires inside the call (it follows the socket write), so one added after a call
+ * that has not passed on still sees the answer.
  */
 function runMiddleware(mw: RequestHandler, req: Request, res: Response): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const answered = (): void => resolve(true);
-    res.once('finish', answered);
-    const next = (err?: unknown): void => {
-      res.off('finish', answered);
-      if (err) reject(err instanceof Error ? err : new Error('middleware failed', { cause: err }));
-      else resolve(false);
+    let settled = false;
+    const answered = (): void => {
+      settled = true;
+      resolve(true);
     };
-    try {
-      Promise.resolve(mw(req, res, next)).catch((error: unknown) => {
-        res.off('finish', answered);
-        reject(error instanceof Error ? error : new Error('middleware failed', { cause: error }));
-      });
-    } catch (error) {
+    const fail = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
       res.off('finish', answered);
       reject(error instanceof Error ? error : new Error('middleware failed', { cause: error }));
+    };
+    const next = (err?: unknown): void => {
+      if (err) {
+        fail(err);
+        return;
+      }
+      if (settled) return;
+      settled = true;
+      res.off('finish', answered);
+      resolve(false);
+    };
+    try {
+      const returned: unknown = mw(req, res, next);
+      if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function')
+        Promise.resolve(returned).catch(fail);
+    } catch (error) {
+      fail(error);
     }
+    if (settled) return;
+    if (res.writableFinished) answered();
+    else res.once('finish', answered);
   });
 }
 
@@ -77,7 +95,12 @@ export function mountLenderApi(s: Service, actions: readonly LenderAction[]): vo
   const idempotency = idempotent(s.idempotency);
 
   const handle = async (req: Request, res: Response): Promise<void> => {
-    const { action: name } = parseWith(ActionQuery, req.query, 'query');
+    // The usual query (one short `action`) needs no schema run; anything else gets its answer from it.
+    const query = req.query as Record<string, unknown>;
+    const name =
+      typeof query.action === 'string' && query.action.length >= 1 && query.action.length <= 64
+        ? query.action
+        : parseWith(ActionQuery, query, 'query').action;
     if (name === undefined) {
       res.json({
         ...discoveryDocument(actions),

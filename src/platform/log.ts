@@ -10,6 +10,11 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /**
+   * Whether a record at `level` would be written. Optional (a logger without it writes everything);
+   * hot paths ask it before building a record nobody will see.
+   */
+  enabled?(level: LogLevel): boolean;
 }
 
 export function createLogger(level: LogLevel, now: () => Date = () => new Date()): Logger {
@@ -23,6 +28,7 @@ export function createLogger(level: LogLevel, now: () => Date = () => new Date()
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
+    enabled: (at) => ORDER[at] >= ORDER[level],
   };
 }
 

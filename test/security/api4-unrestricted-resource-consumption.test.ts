@@ -29,7 +29,9 @@ import { AdmissionGate } from '../../src/platform/http/admission.js';
 import { MAX_JSON_DEPTH } from '../../src/platform/http/json-depth.js';
 import { METHODOLOGY_REFRESH_MS } from '../../src/pages/methodology.js';
 import { errorHandler } from '../../src/platform/http/errors.js';
+import { ctxOf } from '../../src/platform/http/context.js';
 import { requestContext } from '../../src/platform/http/middleware.js';
+import { currentRequestScope } from '../../src/platform/http/scope.js';
 import { containEscapedError } from '../../src/platform/http/process-guards.js';
 import type { Logger } from '../../src/platform/log.js';
 import { REPO_ROOT } from '../support/cli.js';
@@ -279,6 +281,40 @@ describe('OWASP API4 — unrestricted resource consumption', function () {
         release.shift()!();
         expect((await second).status).to.equal(200);
         expect(gate.status()).to.deep.include({ running: 0, waiting: 0 });
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+    it('resumes a queued request in its own request scope, not in that of the request that freed its turn', async () => {
+      const gate = new AdmissionGate({ concurrency: 1, maxInFlight: 2 });
+      const release: (() => void)[] = [];
+      const scopes: { request: string; scope: string | undefined }[] = [];
+      const app = express();
+      app.use(requestContext());
+      app.use(gate.middleware());
+      app.get('/work', (req, res) => {
+        scopes.push({ request: ctxOf(req).request_id, scope: currentRequestScope()?.request_id });
+        release.push(() => res.json({ done: true }));
+      });
+      const server = createServer(app);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as { port: number };
+      const work = (id: string) => fetch(`http://127.0.0.1:${port}/work`, { headers: { 'Request-Id': id } });
+      try {
+        const first = work('req-admitted-0001');
+        while (gate.status().running < 1) await new Promise((r) => setImmediate(r));
+        const second = work('req-queued-00002');
+        while (gate.status().waiting < 1) await new Promise((r) => setImmediate(r));
+        release.shift()!();
+        expect((await first).status).to.equal(200);
+        while (release.length < 1) await new Promise((r) => setImmediate(r));
+        release.shift()!();
+        expect((await second).status).to.equal(200);
+        expect(scopes).to.deep.equal([
+          { request: 'req-admitted-0001', scope: 'req-admitted-0001' },
+          { request: 'req-queued-00002', scope: 'req-queued-00002' },
+        ]);
       } finally {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));

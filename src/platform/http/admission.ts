@@ -4,9 +4,9 @@
  * An overloaded node so says "later" at the door instead of starting work whose Redis commands
  * would time out mid-request while the event loop is busy with everyone else's.
  */
-import { AsyncResource } from 'node:async_hooks';
 import type { RequestHandler, Response } from 'express';
 import { ProblemError } from './problem.js';
+import { bindRequestScope } from './scope.js';
 
 export interface AdmissionLimits {
   /** Requests running at once (HTTP_CONCURRENCY, default 32). */
@@ -53,23 +53,25 @@ export class AdmissionGate {
         );
         return;
       }
-      // Bound to the request's async scope: a queued request resumes inside it.
-      const admit = AsyncResource.bind(() => {
+      const admit = (): void => {
         this.#running += 1;
         this.#onDone(res, () => {
           this.#running -= 1;
           this.#waiting.shift()?.();
         });
         next();
-      });
+      };
+      // Admitted at once: still inside the request's scope, so nothing to bind (issue 19 item 3).
       if (this.#running < this.limits.concurrency) {
         admit();
         return;
       }
-      this.#waiting.push(admit);
+      // Queued: resumed from another request's finish, so bound to this request's scope.
+      const queued = bindRequestScope(admit);
+      this.#waiting.push(queued);
       // A client that gives up while waiting leaves the queue.
       res.once('close', () => {
-        const at = this.#waiting.indexOf(admit);
+        const at = this.#waiting.indexOf(queued);
         if (at >= 0) this.#waiting.splice(at, 1);
       });
     };

@@ -3,14 +3,13 @@
  * with redacted URLs, JSON bodies with SPEC §2 limits (413), a nesting limit (MAX_JSON_DEPTH, 400)
  * and content-type check (415).
  */
-import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { redactUrl, type Logger } from '../log.js';
 import { ctxOf, setContext, type Surface } from './context.js';
 import { depthBeyond, MAX_JSON_DEPTH } from './json-depth.js';
 import { ProblemError } from './problem.js';
-import { runInRequestScope } from './scope.js';
+import { bindRequestScope, runInRequestScope } from './scope.js';
 
 export const API_VERSION = '1.0.0';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -29,23 +28,21 @@ export function requestContext(): RequestHandler {
   return (req, res, next) => {
     const offered = req.get('request-id');
     const request_id = offered && CLIENT_REQUEST_ID.test(offered) ? offered : `req_${randomUUID()}`;
+    // Express parses `req.path` from the URL on each read: read once. Plain setHeader: these values
+    // are strings that need none of `res.set`'s content-type handling.
+    const path = req.path;
     setContext(req, {
       request_id,
-      surface: surfaceOf(req.path),
+      surface: surfaceOf(path),
       started_at: performance.now(),
       auth: null,
       idempotency_key: null,
       route: null,
     });
-    res.set('Request-Id', request_id);
-    res.set('Plumbline-Version', API_VERSION);
-    if (
-      req.path.startsWith('/api/') ||
-      req.path === '/readyz' ||
-      req.path === '/healthz' ||
-      req.path === '/metrics'
-    ) {
-      res.set('Cache-Control', 'no-store');
+    res.setHeader('Request-Id', request_id);
+    res.setHeader('Plumbline-Version', API_VERSION);
+    if (path.startsWith('/api/') || path === '/readyz' || path === '/healthz' || path === '/metrics') {
+      res.setHeader('Cache-Control', 'no-store');
     }
     // Everything after this runs in the request's scope, so an error that escapes to the process
     // (a throw in a stream or timer callback) is still logged with the request id and answered.
@@ -54,6 +51,8 @@ export function requestContext(): RequestHandler {
 }
 
 export function accessLog(logger: Logger): RequestHandler {
+  // Below the logger's level the record would be dropped: no listener, no URL redaction per request.
+  if (logger.enabled?.('info') === false) return (_req, _res, next) => next();
   return (req, res, next) => {
     res.on('finish', () => {
       const ctx = ctxOf(req);
@@ -101,7 +100,7 @@ export function jsonBody(limit = BODY_LIMIT): RequestHandler {
     parse(
       req,
       res,
-      AsyncResource.bind((error?: unknown) => {
+      bindRequestScope((error?: unknown) => {
         if (error) {
           next(error);
           return;

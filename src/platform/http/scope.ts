@@ -22,3 +22,15 @@ export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
 export function currentRequestScope(): RequestScope | undefined {
   return storage.getStore();
 }
+
+/**
+ * `fn`, bound to the request scope current now: for a callback that will be called from another
+ * async context (a body-parser stream event, a queued admission). Re-enters this one store only —
+ * the only AsyncLocalStorage the service has — which is far cheaper per request than an
+ * `AsyncResource.bind` (a resource, init hooks and two deprecation wrappers each time).
+ */
+export function bindRequestScope<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
+  const scope = storage.getStore();
+  if (scope === undefined) return fn;
+  return (...args) => storage.run(scope, fn, ...args);
+}
