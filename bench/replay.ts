@@ -1,21 +1,26 @@
 /**
  * Child process: replays a ledger into every projection (`allProjections()`, the server's set)
- * from seq 1 in a fresh heap, with nothing persisted to start from (an in-memory snapshot store,
- * so the measurement does not depend on how the server persists its read models). Prints one JSON
- * line: wall time, the CPU time this process spent on it, RSS after it and the process's peak RSS.
+ * from seq 1, as the server keeps them: onto a fresh read-model file in DATA_DIR (a copy), or with
+ * `--heap` in the heap alone (the form before issue 19, for comparison). Prints one JSON line:
+ * wall time, the CPU time this process spent on it, RSS after it and the process's peak RSS.
  *
- *   node --import tsx bench/replay.ts <DATA_DIR>
+ *   node --import tsx bench/replay.ts <DATA_DIR> [--heap]
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { allProjections } from '../projections/index.js';
 import { systemClock } from '../src/platform/clock.js';
 import { SqliteEventStore } from '../src/platform/event-store/sqlite.js';
-import { MemorySnapshotStore, ProjectionRuntime } from '../src/platform/projections/runtime.js';
+import { MemorySnapshotStore, ProjectionRuntime, ReadModelFile } from '../src/platform/projections/index.js';
 
-const [dataDir] = process.argv.slice(2);
+const [dataDir, mode] = process.argv.slice(2);
 const store = SqliteEventStore.open(join(dataDir!, 'ledger.db'));
+const path = join(dataDir!, 'read-models.db');
+for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+const disk = mode === '--heap' ? null : ReadModelFile.own(path);
 const runtime = new ProjectionRuntime(store, allProjections(), new MemorySnapshotStore(), systemClock, {
   snapshotEvery: 0,
+  ...(disk ? { disk } : {}),
   ...(process.env.PAGE_SIZE ? { pageSize: Number(process.env.PAGE_SIZE) } : {}),
 });
 const started = performance.now();
@@ -25,6 +30,7 @@ const replayMs = performance.now() - started;
 // CPU time (this process, all threads) beside wall time: on a shared machine it moves less.
 const cpu = process.cpuUsage(cpuBefore);
 const rssAfterReplay = process.memoryUsage().rss;
+disk?.close();
 // The process's peak so far: module loading, then the replay (nothing else has run).
 const peakReplay = process.resourceUsage().maxRSS * 1024;
 await store.close();
