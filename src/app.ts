@@ -92,6 +92,21 @@ export function serviceOf(app: Express): Service {
   return app.locals.plumbline as Service;
 }
 
+/** helmet's options: static (no nonces), so its headers can be computed once (static-headers.ts). */
+export const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
+  contentSecurityPolicy: {
+    useDefaults: true,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      upgradeInsecureRequests: null,
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+};
+
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -128,23 +143,7 @@ export function createApp(deps: AppDeps): Express {
   app.locals.plumbline = service;
   app.use(requestContext());
   // helmet's headers are static here (no nonces): computed once, set in one loop per request.
-  app.use(
-    precomputedHeaders(
-      helmet({
-        contentSecurityPolicy: {
-          useDefaults: true,
-          directives: {
-            defaultSrc: ["'self'"],
-            scriptSrc: ["'self'"],
-            styleSrc: ["'self'"],
-            imgSrc: ["'self'", 'data:'],
-            upgradeInsecureRequests: null,
-          },
-        },
-        crossOriginEmbedderPolicy: false,
-      }),
-    ),
-  );
+  app.use(precomputedHeaders(helmet(HELMET_OPTIONS)));
   app.use(metrics.middleware());
   app.use(accessLog(deps.logger));
   const gate = new AdmissionGate(deps.admission);

@@ -2,23 +2,11 @@ import { expect } from 'chai';
 import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import request from 'supertest';
+import { HELMET_OPTIONS } from '../../../src/app.js';
 import { precomputedHeaders } from '../../../src/platform/http/static-headers.js';
 
-/** The app's helmet options (src/app.ts). */
-const appHelmet = () =>
-  helmet({
-    contentSecurityPolicy: {
-      useDefaults: true,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+/** The app's helmet, as src/app.ts builds it. */
+const appHelmet = () => helmet(HELMET_OPTIONS);
 
 async function headersWith(mw: RequestHandler): Promise<Record<string, unknown>> {
   const app = express();
