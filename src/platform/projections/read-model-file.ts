@@ -321,7 +321,7 @@ export class ReadModelFile {
   #cachedCount = 0;
   /** True while the runtime folds an event: only then may states change. */
   folding = false;
-  /** Reads of the file (cache misses), records written, flushes: for /metrics and the bench. */
+  /** Reads of the file (cache misses), records written, flushes: for probes of the cache (nothing exports them yet). */
   readonly stats = { reads: 0, writes: 0, flushes: 0 };
   readonly #get: Statement<[string, string], string>;
   readonly #keys: Statement<[string], string>;
