@@ -4,7 +4,7 @@
  * it can also check stored canonical bytes directly (`pushStored`), which avoids re-canonicalizing.
  */
 import { hash as digest } from 'node:crypto';
-import { sha256Hex } from '../crypto/hash.js';
+import { HEX64, sha256Hex } from '../crypto/hash.js';
 import {
   contentJson,
   GENESIS_HASH,
@@ -62,6 +62,65 @@ export type StoredRow = readonly [
   hash: string,
 ];
 
+/**
+ * The link JSON `{"content_hash":…,"prev_hash":…,"seq":…}` (JCS: keys sorted, no spaces) of one
+ * event at a time, written into a buffer reused for every event and preceded by the Merkle leaf
+ * prefix 0x00, so the link hash and the leaf hash are taken over views of the same bytes. Only
+ * for 64-character hex digests and a safe-integer seq; the views for each possible length are made
+ * once.
+ */
+class LinkBytes {
+  static readonly #HEAD = '{"content_hash":"';
+  static readonly #MIDDLE = '","prev_hash":"';
+  static readonly #SEQ = '","seq":';
+  readonly #bytes = Buffer.alloc(256);
+  readonly #contentAt = 1 + LinkBytes.#HEAD.length;
+  readonly #prevAt = this.#contentAt + 64 + LinkBytes.#MIDDLE.length;
+  readonly #seqAt = this.#prevAt + 64 + LinkBytes.#SEQ.length;
+  /** By end offset (exclusive): the leaf input (0x00 ‖ JSON) and the JSON alone. */
+  readonly #leafViews: Buffer[] = [];
+  readonly #jsonViews: Buffer[] = [];
+
+  constructor() {
+    this.#bytes[0] = 0x00;
+    this.#bytes.write(LinkBytes.#HEAD, 1, 'latin1');
+    this.#bytes.write(LinkBytes.#MIDDLE, this.#contentAt + 64, 'latin1');
+    this.#bytes.write(LinkBytes.#SEQ, this.#prevAt + 64, 'latin1');
+    // A safe integer has at most 16 digits, then the closing brace.
+    for (let end = this.#seqAt + 2; end <= this.#seqAt + 17; end += 1) {
+      this.#leafViews[end] = this.#bytes.subarray(0, end);
+      this.#jsonViews[end] = this.#bytes.subarray(1, end);
+    }
+  }
+
+  /** Writes one event's link JSON; returns its end offset. */
+  write(seq: number, contentHash: string, prevHash: string): number {
+    const bytes = this.#bytes;
+    bytes.write(contentHash, this.#contentAt, 64, 'latin1');
+    bytes.write(prevHash, this.#prevAt, 64, 'latin1');
+    let digits = 1;
+    for (let rest = seq; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+    let rest = seq;
+    for (let i = this.#seqAt + digits - 1; i >= this.#seqAt; i -= 1) {
+      bytes[i] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    }
+    bytes[this.#seqAt + digits] = 0x7d; // }
+    return this.#seqAt + digits + 1;
+  }
+
+  leafInput(end: number): Buffer {
+    return this.#leafViews[end]!;
+  }
+
+  linkJson(end: number): Buffer {
+    return this.#jsonViews[end]!;
+  }
+}
+
+/** One for the thread: `pushRow` writes and hashes it synchronously, never interleaved. */
+const LINK = new LinkBytes();
+
 /** What a clean push returns: shared, so a verified event allocates no issue list. */
 const NO_ISSUES: readonly VerifyIssue[] = Object.freeze([]);
 
@@ -70,6 +129,8 @@ export class ChainVerifier {
   // LedgerHead per event: a full pass pushes millions of events through here.
   #prevSeq: number;
   #prevHash: string;
+  /** Whether #prevHash is a lowercase hex SHA-256 digest (what `pushRow`'s byte path needs). */
+  #prevHashIsHex: boolean;
   #checked = 0;
   #verifiedThrough: number;
   #issues: VerifyIssue[] = [];
@@ -78,6 +139,7 @@ export class ChainVerifier {
   constructor(from: LedgerHead = { seq: 0, hash: GENESIS_HASH }) {
     this.#prevSeq = from.seq;
     this.#prevHash = from.hash;
+    this.#prevHashIsHex = typeof from.hash === 'string' && HEX64.test(from.hash);
     this.#verifiedThrough = from.seq;
   }
 
@@ -112,19 +174,39 @@ export class ChainVerifier {
   /**
    * A raw stored row (the `ledger:verify` walk). With `leaves`, the event's Merkle leaf hash
    * (RFC 9162: SHA-256(0x00 ‖ link JSON)) is also written there at byte `at`, from the same link
-   * JSON the link hash is taken over: one string built for both hashes. The leaf is hashed as the
-   * string "\0" + link JSON — UTF-8 encodes U+0000 as the single byte 0x00, so these are exactly the
-   * bytes `leafHash` hashes — and its digest comes back as a 32-character latin1 ('binary') string, which
-   * is copied byte for byte into the caller's buffer (no Buffer per leaf).
+   * JSON bytes the link hash is taken over. Its digest comes back as a 32-character latin1
+   * ('binary') string, copied byte for byte into the caller's buffer (no Buffer per leaf).
+   *
+   * A row whose content hash, seq step and link already check out (every row of a sound ledger) has
+   * its link JSON written into one reused buffer (`LinkBytes`): both hashes then read the same bytes,
+   * with no string built, flattened and UTF-8 encoded twice per event. Any other row takes the
+   * string path, so a tampered column of any length or alphabet is hashed exactly as stored.
    */
   pushRow(row: StoredRow, leaves?: Buffer, at = 0): readonly VerifyIssue[] {
     const seq = row[0];
     const contentHash = row[2];
     const prevHash = row[3];
     const hash = row[4];
-    const json = linkJson(seq, prevHash, contentHash);
-    if (leaves) leaves.write(digest('sha256', `\0${json}`, 'binary'), at, 32, 'latin1');
-    return this.#checkLinked(seq, sha256Hex(row[1]), contentHash, prevHash, hash, sha256Hex(json));
+    const computedContentHash = sha256Hex(row[1]);
+    let computedHash: string;
+    if (
+      this.#prevHashIsHex &&
+      computedContentHash === contentHash &&
+      prevHash === this.#prevHash &&
+      seq === this.#prevSeq + 1 &&
+      seq <= Number.MAX_SAFE_INTEGER
+    ) {
+      // Both hex digests are now known to be 64 ASCII characters: their latin1 bytes are their UTF-8.
+      const end = LINK.write(seq, contentHash, prevHash);
+      if (leaves) leaves.write(digest('sha256', LINK.leafInput(end), 'binary'), at, 32, 'latin1');
+      computedHash = digest('sha256', LINK.linkJson(end), 'hex');
+    } else {
+      const json = linkJson(seq, prevHash, contentHash);
+      // UTF-8 encodes U+0000 as the single byte 0x00: these are exactly the bytes `leafHash` hashes.
+      if (leaves) leaves.write(digest('sha256', `\0${json}`, 'binary'), at, 32, 'latin1');
+      computedHash = sha256Hex(json);
+    }
+    return this.#checkLinked(seq, computedContentHash, contentHash, prevHash, hash, computedHash);
   }
 
   #check(
@@ -165,6 +247,7 @@ export class ChainVerifier {
     // Link the next event to what this one claims, so one bad row is reported once, not cascaded.
     this.#prevSeq = seq;
     this.#prevHash = hash;
+    this.#prevHashIsHex = computedHash === hash;
     return found;
   }
 

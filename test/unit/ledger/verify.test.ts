@@ -113,6 +113,32 @@ describe('verifyLedger (ARCHITECTURE §3.4)', () => {
       );
     });
 
+    it("hashes a sound chain's link JSON from its reused buffer byte for byte, at any seq length", () => {
+      // Sound rows take pushRow's buffer path: its leaves and link hashes must be the string path's.
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER - 8 }),
+          fc.array(text, { minLength: 1, maxLength: 8 }),
+          (start, contents) => {
+            const from = { seq: start, hash: sha256Hex(String(start)) };
+            const rows = sealChain(
+              contents.map((c) => [0, c, '', '', ''] as StoredRow),
+              from,
+            );
+            const leaves = Buffer.alloc(32 * rows.length);
+            const verifier = new ChainVerifier(from);
+            rows.forEach((r, i) => expect(verifier.pushRow(r, leaves, 32 * i)).to.deep.equal([]));
+            expect(verifier.result()).to.include({ ok: true, verified_through: start + rows.length });
+            rows.forEach((r, i) => {
+              const want = leafHash(linkJson(r[0], r[3], r[2]));
+              expect(leaves.subarray(32 * i, 32 * i + 32).equals(want)).to.equal(true);
+            });
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
     it('finds exactly the issues pushStored finds, row after row, whatever the rows hold', () => {
       fc.assert(
         fc.property(fc.array(row, { maxLength: 6 }), fc.boolean(), (rows, sealed) => {
@@ -134,13 +160,13 @@ describe('verifyLedger (ARCHITECTURE §3.4)', () => {
   });
 });
 
-/** Rows re-sealed into a valid chain from seq 1 (their contents kept). */
-function sealChain(rows: StoredRow[]): StoredRow[] {
-  let prev = '0'.repeat(64);
+/** Rows re-sealed into a valid chain after `from` (the genesis by default), their contents kept. */
+function sealChain(rows: StoredRow[], from = { seq: 0, hash: '0'.repeat(64) }): StoredRow[] {
+  let prev = from.hash;
   return rows.map(([, content], i) => {
     const contentHash = sha256Hex(content);
-    const hash = linkHash(i + 1, prev, contentHash);
-    const out: StoredRow = [i + 1, content, contentHash, prev, hash];
+    const hash = linkHash(from.seq + i + 1, prev, contentHash);
+    const out: StoredRow = [from.seq + i + 1, content, contentHash, prev, hash];
     prev = hash;
     return out;
   });
