@@ -24,20 +24,15 @@ export function leafHash(input: string | Uint8Array): Buffer {
 const NODE_INPUT = Buffer.alloc(1 + 2 * HASH_SIZE, 0x01);
 
 /**
- * `nodeHash` written into `out` at byte `at` (a view of it returned): a tree rebuilt from a million
- * leaves hashes a million nodes, and a Buffer of its own per digest (a backing store each) made
- * garbage collection cost more than the hashing. The digest comes back as a latin1 ('binary')
- * string and is copied byte for byte.
+ * The interior node over the two adjacent hashes at `pairs[from … from + 64)`, written into `out`
+ * at byte `at`: a tree rebuilt from a million leaves hashes a million nodes, and a Buffer (a
+ * backing store) or even a view per digest made garbage collection cost more than the hashing. The
+ * pair is copied in one call, the digest comes back as a latin1 ('binary') string and is copied
+ * byte for byte.
  */
-export function nodeHashInto(left: Uint8Array, right: Uint8Array, out: Buffer, at: number): Buffer {
-  if (left.length !== HASH_SIZE || right.length !== HASH_SIZE) {
-    nodeHash(left, right).copy(out, at);
-  } else {
-    NODE_INPUT.set(left, 1);
-    NODE_INPUT.set(right, 1 + HASH_SIZE);
-    out.write(hash('sha256', NODE_INPUT, 'binary'), at, HASH_SIZE, 'latin1');
-  }
-  return out.subarray(at, at + HASH_SIZE);
+export function nodeHashOfPairInto(pairs: Buffer, from: number, out: Buffer, at: number): void {
+  pairs.copy(NODE_INPUT, 1, from, from + 2 * HASH_SIZE);
+  out.write(hash('sha256', NODE_INPUT, 'binary'), at, HASH_SIZE, 'latin1');
 }
 
 export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {

@@ -14,8 +14,9 @@ import {
   consistencyProof,
   inclusionProof,
   leafHash,
+  HASH_SIZE,
   nodeHash,
-  nodeHashInto,
+  nodeHashOfPairInto,
   rangeRoot,
   type HashSource,
 } from './merkle.js';
@@ -56,30 +57,34 @@ export function eventLeafHash(e: LeafEvent): Buffer {
   return leafHash(leafInput(e));
 }
 
-/** A full tile with its interior levels: levels[r] holds the 256 >> r hashes of height 8L + r. */
-type Pyramid = Buffer[][];
+/**
+ * A full tile with its interior levels: levels[r] holds the 256 >> r hashes of height 8L + r,
+ * 32 bytes each, in one buffer (level 0 is the tile's own bytes). A node is a view taken when
+ * asked for, not one kept per node: a tree rebuilt from a million leaves (ledger:verify) would make
+ * two million views it never reads.
+ */
+type Pyramid = Buffer[];
 
-function pyramidOf(hashes: Buffer[]): Pyramid {
-  const levels: Pyramid = [hashes];
-  // The 255 interior hashes of a tile in one buffer, each node a view of it.
-  const interior = Buffer.allocUnsafeSlow(32 * (hashes.length - 1));
+/** `tile` (256 × 32 bytes) with its 255 interior hashes, written into one buffer. */
+function pyramidOf(tile: Buffer): Pyramid {
+  const levels: Pyramid = [tile];
+  const interior = Buffer.allocUnsafeSlow(32 * (TILE_WIDTH - 1));
+  let below = tile;
   let at = 0;
   for (let r = 1; r <= TILE_HEIGHT; r += 1) {
-    const below = levels[r - 1]!;
-    const up: Buffer[] = new Array<Buffer>(below.length / 2);
-    for (let i = 0; i < up.length; i += 1) {
-      up[i] = nodeHashInto(below[2 * i]!, below[2 * i + 1]!, interior, at);
-      at += 32;
+    const start = at;
+    for (let pair = 0; pair < below.length; pair += 2 * HASH_SIZE) {
+      nodeHashOfPairInto(below, pair, interior, at);
+      at += HASH_SIZE;
     }
-    levels.push(up);
+    below = interior.subarray(start, at);
+    levels.push(below);
   }
   return levels;
 }
 
-function splitTile(bytes: Buffer): Buffer[] {
-  const out: Buffer[] = [];
-  for (let at = 0; at < bytes.length; at += 32) out.push(bytes.subarray(at, at + 32));
-  return out;
+function nodeOf(level: Buffer, index: number): Buffer {
+  return level.subarray(index * HASH_SIZE, (index + 1) * HASH_SIZE);
 }
 
 /** Folds 2^r consecutive hashes into the hash of their complete subtree. */
@@ -127,7 +132,7 @@ export class TileTree implements HashSource {
       if (from > stored[level]!)
         throw new Error(`stored tiles disagree: level ${level + 1} covers more than level ${level}`);
       for (let t = from; t < stored[level]!; t += 1)
-        this.#partial[level + 1]!.push(this.#pyramid(level, t)[TILE_HEIGHT]![0]!);
+        this.#partial[level + 1]!.push(this.#pyramid(level, t)[TILE_HEIGHT]!);
     }
     this.#size = this.#full[0]! * TILE_WIDTH;
   }
@@ -150,26 +155,44 @@ export class TileTree implements HashSource {
     if (hashes.length % 32 !== 0) throw new RangeError('leaf hashes come in 32-byte units');
     const filled: StoredTile[] = [];
     const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.length);
-    for (let at = 0; at < bytes.length; at += 32) this.#appendLeaf(bytes.subarray(at, at + 32), filled);
+    const tileBytes = TILE_WIDTH * HASH_SIZE;
+    let at = 0;
+    // Up to the next tile boundary leaf by leaf; then whole tiles straight from the run's bytes
+    // (copied: the tree keeps them), with no view per leaf.
+    for (; at < bytes.length && (this.#partial[0]?.length ?? 0) > 0; at += 32)
+      this.#appendLeaf(bytes.subarray(at, at + 32), filled);
+    for (; at + tileBytes <= bytes.length; at += tileBytes) {
+      this.#size += TILE_WIDTH;
+      this.#closeTile(0, Buffer.from(bytes.subarray(at, at + tileBytes)), filled);
+    }
+    for (; at < bytes.length; at += 32) this.#appendLeaf(bytes.subarray(at, at + 32), filled);
     if (filled.length > 0) this.storage.saveTiles(filled);
   }
 
   #appendLeaf(hash: Buffer, filled: StoredTile[]): void {
     this.#partial[0] ??= [];
-    this.#full[0] ??= 0;
     this.#partial[0].push(hash);
     this.#size += 1;
-    for (let level = 0; this.#partial[level]!.length === TILE_WIDTH; level += 1) {
-      const hashes = this.#partial[level]!;
-      const index = this.#full[level]!;
-      filled.push({ level, index, hashes: Buffer.concat(hashes) });
-      const pyramid = pyramidOf(hashes);
-      this.#remember(level, index, pyramid);
-      this.#full[level] = index + 1;
-      this.#partial[level] = [];
-      this.#partial[level + 1] ??= [];
-      this.#full[level + 1] ??= 0;
-      this.#partial[level + 1]!.push(pyramid[TILE_HEIGHT]![0]!);
+    if (this.#partial[0].length === TILE_WIDTH) {
+      const tile = Buffer.concat(this.#partial[0]);
+      this.#partial[0] = [];
+      this.#closeTile(0, tile, filled);
+    }
+  }
+
+  /** Level `level`'s next full tile, `bytes` (its 256 hashes): stored, remembered, its root one level up. */
+  #closeTile(level: number, bytes: Buffer, filled: StoredTile[]): void {
+    const index = this.#full[level] ?? 0;
+    filled.push({ level, index, hashes: bytes });
+    const pyramid = pyramidOf(bytes);
+    this.#remember(level, index, pyramid);
+    this.#full[level] = index + 1;
+    this.#full[level + 1] ??= 0;
+    const up = (this.#partial[level + 1] ??= []);
+    up.push(pyramid[TILE_HEIGHT]!);
+    if (up.length === TILE_WIDTH) {
+      this.#partial[level + 1] = [];
+      this.#closeTile(level + 1, Buffer.concat(up), filled);
     }
   }
 
@@ -186,7 +209,7 @@ export class TileTree implements HashSource {
     if (cached) return cached;
     const bytes = this.storage.loadTile(level, index);
     if (!bytes || bytes.length !== TILE_WIDTH * 32) throw new Error(`tile ${key} is missing from storage`);
-    const pyramid = pyramidOf(splitTile(bytes));
+    const pyramid = pyramidOf(bytes);
     this.#remember(level, index, pyramid);
     return pyramid;
   }
@@ -198,7 +221,7 @@ export class TileTree implements HashSource {
     const first = index * 2 ** r;
     const tile = Math.floor(first / TILE_WIDTH);
     if (tile < (this.#full[tileLevel] ?? 0)) {
-      return this.#pyramid(tileLevel, tile)[r]![(first - tile * TILE_WIDTH) / 2 ** r]!;
+      return nodeOf(this.#pyramid(tileLevel, tile)[r]!, (first - tile * TILE_WIDTH) / 2 ** r);
     }
     const partial = this.#partial[tileLevel] ?? [];
     const offset = first - tile * TILE_WIDTH;
@@ -233,7 +256,7 @@ export class TileTree implements HashSource {
     if (index < full) {
       // A full tile is stored as these very bytes: read it rather than rebuild its interior levels.
       const cached = this.#cache.get(`${level}/${index}`);
-      const bytes = cached ? Buffer.concat(cached[0]!) : this.storage.loadTile(level, index);
+      const bytes = cached ? Buffer.from(cached[0]!) : this.storage.loadTile(level, index);
       if (!bytes || bytes.length !== TILE_WIDTH * 32)
         throw new Error(`tile ${level}/${index} is missing from storage`);
       return width >= TILE_WIDTH ? bytes : bytes.subarray(0, width * 32);
