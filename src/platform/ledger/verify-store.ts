@@ -108,8 +108,9 @@ export function verifyRows(
   const verifier = new ChainVerifier(opts.from);
   const pageSize = opts.pageSize ?? 1000;
   const first = opts.from.seq + 1;
-  const leaves = opts.leaves ? Buffer.allocUnsafeSlow(32 * Math.max(0, opts.to - first + 1)) : undefined;
-  let at = 0;
+  // Leaf digests as latin1 strings, encoded into one buffer at the end (ChainVerifier.pushRow).
+  const leaves: string[] | undefined = opts.leaves ? [] : undefined;
+  const room = Math.max(0, opts.to - first + 1);
   let clean = true;
   for (let next = first; next <= opts.to && clean;) {
     const limit = Math.min(pageSize, opts.to - next + 1);
@@ -117,9 +118,8 @@ export function verifyRows(
     for (const row of page) {
       // Rows missing before `to` make the page run past it: those rows are the next chunk's.
       if (row[0] > opts.to) break;
-      // A gap leaves the buffer shorter than the rows: the gap is an issue, the leaves are unused.
-      const issues = verifier.pushRow(row, leaves && at + 32 <= leaves.length ? leaves : undefined, at);
-      at += 32;
+      // Never more leaves than seqs in the range; more rows than that is an issue, the leaves unused.
+      const issues = verifier.pushRow(row, leaves && leaves.length < room ? leaves : undefined);
       if (issues.length > 0 && opts.stopAtFirstIssue) {
         clean = false;
         break;
@@ -129,5 +129,5 @@ export function verifyRows(
     next = page[page.length - 1]![0] + 1;
   }
   const result = verifier.result();
-  return { ...result, leaves: leaves && result.ok ? leaves.subarray(0, Math.min(at, leaves.length)) : null };
+  return { ...result, leaves: leaves && result.ok ? Buffer.from(leaves.join(''), 'latin1') : null };
 }

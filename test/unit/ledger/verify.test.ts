@@ -98,17 +98,22 @@ describe('verifyLedger (ARCHITECTURE §3.4)', () => {
     );
     const row = fc.tuple(fc.integer({ min: -5, max: Number.MAX_SAFE_INTEGER }), text, text, text, text);
 
-    it("writes each row's Merkle leaf hash byte for byte as leafHash(link JSON), at any offset", () => {
+    it("hands over each row's Merkle leaf hash as 32 latin1 characters, the bytes of leafHash(link JSON)", () => {
       fc.assert(
-        fc.property(row, fc.integer({ min: 0, max: 3 }), (r, slot) => {
-          const leaves = Buffer.alloc(32 * 4, 0xaa);
-          new ChainVerifier().pushRow(r, leaves, 32 * slot);
-          const want = leafHash(linkJson(r[0], r[3], r[2]));
-          expect(leaves.subarray(32 * slot, 32 * slot + 32).equals(want)).to.equal(true);
-          // Nothing outside its 32 bytes is written.
-          const rest = Buffer.concat([leaves.subarray(0, 32 * slot), leaves.subarray(32 * slot + 32)]);
-          expect(rest.every((b) => b === 0xaa)).to.equal(true);
-        }),
+        fc.property(
+          row,
+          fc.array(fc.string({ minLength: 32, maxLength: 32 }), { maxLength: 3 }),
+          (r, before) => {
+            const leaves = [...before];
+            new ChainVerifier().pushRow(r, leaves);
+            const want = leafHash(linkJson(r[0], r[3], r[2]));
+            // One digest appended, nothing else touched.
+            expect(leaves.slice(0, before.length)).to.deep.equal(before);
+            expect(leaves).to.have.length(before.length + 1);
+            const got = Buffer.from(leaves.at(-1)!, 'latin1');
+            expect(got.equals(want) && leaves.at(-1)!.length === 32).to.equal(true);
+          },
+        ),
         { numRuns: 500 },
       );
     });
@@ -125,9 +130,11 @@ describe('verifyLedger (ARCHITECTURE §3.4)', () => {
               contents.map((c) => [0, c, '', '', ''] as StoredRow),
               from,
             );
-            const leaves = Buffer.alloc(32 * rows.length);
+            const digests: string[] = [];
             const verifier = new ChainVerifier(from);
-            rows.forEach((r, i) => expect(verifier.pushRow(r, leaves, 32 * i)).to.deep.equal([]));
+            rows.forEach((r) => expect(verifier.pushRow(r, digests)).to.deep.equal([]));
+            const leaves = Buffer.from(digests.join(''), 'latin1');
+            expect(leaves).to.have.length(32 * rows.length);
             expect(verifier.result()).to.include({ ok: true, verified_through: start + rows.length });
             rows.forEach((r, i) => {
               const want = leafHash(linkJson(r[0], r[3], r[2]));
@@ -147,7 +154,7 @@ describe('verifyLedger (ARCHITECTURE §3.4)', () => {
           const a = new ChainVerifier();
           const b = new ChainVerifier();
           for (const [seq, content, content_hash, prev_hash, hash] of chained) {
-            const viaRow = a.pushRow([seq, content, content_hash, prev_hash, hash], Buffer.alloc(32));
+            const viaRow = a.pushRow([seq, content, content_hash, prev_hash, hash], []);
             const viaRecord = b.pushStored({ seq, content, content_hash, prev_hash, hash });
             expect(viaRow).to.deep.equal(viaRecord);
           }
