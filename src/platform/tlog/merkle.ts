@@ -21,19 +21,8 @@ export function leafHash(input: string | Uint8Array): Buffer {
  * One 65-byte input reused for every interior node: a tree of n leaves hashes n − 1 of them, and
  * concatenating into a fresh buffer each time cost about as much as the hash (ledger:verify).
  */
-const NODE_INPUT = Buffer.alloc(1 + 2 * HASH_SIZE, 0x01);
-
-/**
- * The interior node over the two adjacent hashes at `pairs[from … from + 64)`, written into `out`
- * at byte `at`: a tree rebuilt from a million leaves hashes a million nodes, and a Buffer (a
- * backing store) or even a view per digest made garbage collection cost more than the hashing. The
- * pair is copied in one call, the digest comes back as a latin1 ('binary') string and is copied
- * byte for byte.
- */
-export function nodeHashOfPairInto(pairs: Buffer, from: number, out: Buffer, at: number): void {
-  pairs.copy(NODE_INPUT, 1, from, from + 2 * HASH_SIZE);
-  out.write(hash('sha256', NODE_INPUT, 'binary'), at, HASH_SIZE, 'latin1');
-}
+export const NODE_INPUT_SIZE = 1 + 2 * HASH_SIZE;
+const NODE_INPUT = Buffer.alloc(NODE_INPUT_SIZE, 0x01);
 
 export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
   if (left.length !== HASH_SIZE || right.length !== HASH_SIZE)
