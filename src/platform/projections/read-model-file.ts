@@ -492,14 +492,18 @@ export class ReadModelFile {
     this.#db.transaction(() => {
       for (const c of this.#collections.values()) {
         for (const key of c.deleted) this.#del.run(c.name, key);
-        for (const key of c.changed) {
+        // In key order: the B-tree's pages are then visited once each, in order, instead of at
+        // random (ids and hashes), which matters once the file outgrows SQLite's page cache.
+        for (const key of sortedKeys(c.changed)) {
           const ord = c.added.get(key) ?? 0;
           const text = JSON.stringify(c.cache.get(key));
           // `ord` only counts for a new row; an update keeps the row's first one.
           this.#put.run(c.name, key, ord, text);
         }
-        for (const [key, { value, ord }] of c.inserts)
+        for (const key of sortedKeys(c.inserts.keys())) {
+          const { value, ord } = c.inserts.get(key)!;
           this.#insert.run(c.name, key, ord, JSON.stringify(value));
+        }
         this.stats.writes += c.changed.size + c.inserts.size;
       }
       for (const p of projections) upsert.run(p.name, p.version, p.checkpoint, JSON.stringify(p.aggregates));
@@ -594,6 +598,11 @@ export class ReadModelFile {
     this.#cachedCount = total;
     this.#trimAbove = Math.max(this.#trimAbove, total + this.#cacheRecords * 0.25);
   }
+}
+
+/** Keys in code-unit order (SQLite's byte order for ASCII keys; any order is correct, this one is fast). */
+function sortedKeys(keys: Iterable<string>): string[] {
+  return [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 function isEmptyPlainObject(value: unknown): boolean {
