@@ -87,6 +87,12 @@ export class DiskCollection<T = unknown> {
    */
   readonly inserts = new Map<string, { value: T; ord: number }>();
   /**
+   * The stored JSON of cached records, where known (read from the file, or written by a flush): a
+   * record a fold only read (it is marked changed all the same) encodes to the same text, and the
+   * flush then skips its write. Dropped with the record from the cache.
+   */
+  readonly texts = new Map<string, string>();
+  /**
    * Every record of the collection is in the cache (it was empty when opened, and nothing was
    * evicted since): a miss is an absence, with no read of the file. What makes a rebuild fast.
    */
@@ -123,6 +129,7 @@ export class DiskCollection<T = unknown> {
     }
     const value = JSON.parse(text) as T;
     this.cache.set(key, value);
+    this.texts.set(key, text);
     // A fold may update what it reads in place: keep it, and write it back at the flush.
     if (this.#file.folding && typeof value === 'object' && value !== null) this.changed.add(key);
     this.#file.cached(1);
@@ -178,6 +185,7 @@ export class DiskCollection<T = unknown> {
     this.#file.assertFolding(this.name);
     const had = this.has(key);
     if (this.cache.delete(key)) this.#file.cached(-1);
+    this.texts.delete(key);
     this.inserts.delete(key);
     this.changed.delete(key);
     this.added.delete(key);
@@ -220,6 +228,7 @@ export class DiskCollection<T = unknown> {
       if (this.cache.size <= keep) break;
       if (this.changed.has(key)) continue;
       this.cache.delete(key);
+      this.texts.delete(key);
       this.complete = false;
       dropped += 1;
     }
@@ -234,6 +243,7 @@ export class DiskCollection<T = unknown> {
     this.added.clear();
     this.absent.clear();
     this.inserts.clear();
+    this.texts.clear();
   }
 }
 
@@ -489,25 +499,35 @@ export class ReadModelFile {
   /** Writes every changed record and each projection's checkpoint and aggregates, in one transaction. */
   flush(projections: readonly ProjectionFlush[]): void {
     const upsert = this.#upsertProjection;
-    this.#db.transaction(() => {
+    const write = this.#db.transaction(() => {
       for (const c of this.#collections.values()) {
         for (const key of c.deleted) this.#del.run(c.name, key);
         // In key order: the B-tree's pages are then visited once each, in order, instead of at
         // random (ids and hashes), which matters once the file outgrows SQLite's page cache.
         for (const key of sortedKeys(c.changed)) {
-          const ord = c.added.get(key) ?? 0;
           const text = JSON.stringify(c.cache.get(key));
+          // Only read by the fold (a draw a later draw sums, a document a signature checks): as stored.
+          if (c.texts.get(key) === text) continue;
           // `ord` only counts for a new row; an update keeps the row's first one.
-          this.#put.run(c.name, key, ord, text);
+          this.#put.run(c.name, key, c.added.get(key) ?? 0, text);
+          c.texts.set(key, text);
+          this.stats.writes += 1;
         }
         for (const key of sortedKeys(c.inserts.keys())) {
           const { value, ord } = c.inserts.get(key)!;
           this.#insert.run(c.name, key, ord, JSON.stringify(value));
         }
-        this.stats.writes += c.changed.size + c.inserts.size;
+        this.stats.writes += c.inserts.size;
       }
       for (const p of projections) upsert.run(p.name, p.version, p.checkpoint, JSON.stringify(p.aggregates));
-    })();
+    });
+    try {
+      write();
+    } catch (error) {
+      // Rolled back: the texts taken as stored during it are not.
+      for (const c of this.#collections.values()) c.texts.clear();
+      throw error;
+    }
     for (const c of this.#collections.values()) {
       c.changed.clear();
       c.deleted.clear();

@@ -201,6 +201,18 @@ describe('read models on a read-model file (property)', function () {
       ['c', 5],
     ]);
     expect(() => c.insertIfAbsent('e', 1)).to.throw(TypeError, /read-only outside/);
+
+    // A record a fold only reads is marked changed, but the flush does not write it again.
+    const records = file.collection<{ n: number }>('t.records');
+    fold(() => records.set('r', { n: 1 }));
+    file.flush([]);
+    const writes = file.stats.writes;
+    fold(() => void records.get('r'));
+    file.flush([]);
+    expect(file.stats.writes).to.equal(writes);
+    fold(() => (records.get('r')!.n += 1));
+    file.flush([]);
+    expect(file.stats.writes).to.equal(writes + 1);
     file.close();
   });
 
