@@ -20,6 +20,7 @@
  * next start replays from the ledger. Outside a fold the states are read-only (a write throws).
  * Key order is insertion order, as a plain object's (an `ord` per record).
  */
+import { hash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
@@ -87,9 +88,10 @@ export class DiskCollection<T = unknown> {
    */
   readonly inserts = new Map<string, { value: T; ord: number }>();
   /**
-   * The stored JSON of cached records, where known (read from the file, or written by a flush): a
-   * record a fold only read (it is marked changed all the same) encodes to the same text, and the
-   * flush then skips its write. Dropped with the record from the cache.
+   * The SHA-256 of the stored JSON of cached records, where known (read from the file, or written by
+   * a flush): a record a fold only read (it is marked changed all the same) encodes to the same
+   * text, and the flush then skips its write. A digest, not the text: the texts doubled the heap's
+   * records (peak RSS 359 → 441 MiB replaying 300k). Dropped with the record from the cache.
    */
   readonly texts = new Map<string, string>();
   /**
@@ -129,7 +131,7 @@ export class DiskCollection<T = unknown> {
     }
     const value = JSON.parse(text) as T;
     this.cache.set(key, value);
-    this.texts.set(key, text);
+    this.texts.set(key, digestOf(text));
     // A fold may update what it reads in place: keep it, and write it back at the flush.
     if (this.#file.folding && typeof value === 'object' && value !== null) this.changed.add(key);
     this.#file.cached(1);
@@ -506,11 +508,12 @@ export class ReadModelFile {
         // random (ids and hashes), which matters once the file outgrows SQLite's page cache.
         for (const key of sortedKeys(c.changed)) {
           const text = JSON.stringify(c.cache.get(key));
+          const digest = digestOf(text);
           // Only read by the fold (a draw a later draw sums, a document a signature checks): as stored.
-          if (c.texts.get(key) === text) continue;
+          if (c.texts.get(key) === digest) continue;
           // `ord` only counts for a new row; an update keeps the row's first one.
           this.#put.run(c.name, key, c.added.get(key) ?? 0, text);
-          c.texts.set(key, text);
+          c.texts.set(key, digest);
           this.stats.writes += 1;
         }
         for (const key of sortedKeys(c.inserts.keys())) {
@@ -618,6 +621,11 @@ export class ReadModelFile {
     this.#cachedCount = total;
     this.#trimAbove = Math.max(this.#trimAbove, total + this.#cacheRecords * 0.25);
   }
+}
+
+/** A stored record's fingerprint (see `DiskCollection.texts`). */
+function digestOf(text: string): string {
+  return hash('sha256', text, 'base64');
 }
 
 /** Keys in code-unit order (SQLite's byte order for ASCII keys; any order is correct, this one is fast). */
