@@ -22,6 +22,8 @@ const runtime = new ProjectionRuntime(store, allProjections(), new MemorySnapsho
   snapshotEvery: 0,
   ...(disk ? { disk } : {}),
   ...(process.env.PAGE_SIZE ? { pageSize: Number(process.env.PAGE_SIZE) } : {}),
+  ...(process.env.FLUSH_EVERY ? { flushEvery: Number(process.env.FLUSH_EVERY) } : {}),
+  ...(process.env.FLUSH_RECORDS ? { flushRecords: Number(process.env.FLUSH_RECORDS) } : {}),
 });
 const started = performance.now();
 const cpuBefore = process.cpuUsage();

@@ -266,15 +266,16 @@ class DiskLedgerIndex implements LedgerIndexState {
   }
 
   /**
-   * No look-up first: an event's hash commits to its seq, so no two events of a chain share one
-   * (the heap form checks only because it keeps any string a test hands it).
+   * No look-up: the first recording wins as in the heap, checked by the flush (an event's hash
+   * commits to its seq, so no two events of a chain share one anyway).
    */
   addEvent(hash: string, seq: number): void {
-    this.#events.set(hash, seq);
+    this.#events.insertIfAbsent(hash, seq);
   }
 
+  /** The first recording wins, checked by the flush (no read of the file per artifact). */
   addArtifact(artifact: ArtifactRef, seq: number): void {
-    if (!this.#artifacts.has(artifact.hash)) this.#artifacts.set(artifact.hash, { kind: artifact.kind, seq });
+    this.#artifacts.insertIfAbsent(artifact.hash, { kind: artifact.kind, seq });
   }
 }
 

@@ -137,8 +137,19 @@ export interface RuntimeOptions {
    * checkpoint, and there are no snapshots (the `snapshots` store is then ignored).
    */
   disk?: ReadModelFile;
-  /** On a read-model file, a catch-up flushes after this many events (default 5,000). */
+  /**
+   * On a read-model file, a catch-up flushes after this many events (default 50,000), or sooner
+   * when `flushRecords` records wait to be written. Each flush rewrites every record changed since
+   * the last one, so the records many events touch (a draw, an org's index) are written once per
+   * flush: fewer flushes, less written.
+   */
   flushEvery?: number;
+  /**
+   * On a read-model file, a catch-up flushes once this many records wait to be written (default
+   * 50,000): what bounds the heap during a long catch-up, since a changed record stays in the
+   * heap until it is written.
+   */
+  flushRecords?: number;
   /**
    * On a read-model file, applied commands are flushed together this long after the first of them
    * (ms, default 100; 0 = at the end of every `apply`). A crash loses at most that much of the
@@ -171,6 +182,7 @@ export class ProjectionRuntime {
   #listeners: ((event: SealedEvent) => void)[] = [];
   readonly #disk: ReadModelFile | null;
   readonly #flushEvery: number;
+  readonly #flushRecords: number;
   readonly #flushDelayMs: number;
   #flushedAt = 0;
   #flushTimer: NodeJS.Timeout | null = null;
@@ -189,7 +201,8 @@ export class ProjectionRuntime {
     this.#snapshotFraction = opts.snapshotFraction ?? 0.25;
     this.#pageSize = opts.pageSize ?? 1_000;
     this.#disk = opts.disk ?? null;
-    this.#flushEvery = opts.flushEvery ?? 5_000;
+    this.#flushEvery = opts.flushEvery ?? 50_000;
+    this.#flushRecords = opts.flushRecords ?? 50_000;
     this.#flushDelayMs = opts.flushDelayMs ?? 100;
     for (const p of projections as readonly Projection<unknown>[]) {
       if (this.#slots.has(p.name)) throw new Error(`projection ${p.name} registered twice`);
@@ -311,9 +324,14 @@ export class ProjectionRuntime {
         const page = await this.#store.read(this.#position + 1, this.#pageSize);
         if (page.length === 0) break;
         for (const event of page) this.#applyOne(event);
-        // A long catch-up flushes every few thousand events: a record changed by many events of a
-        // stretch is written once for all of them.
-        if (this.#disk && this.#position - this.#flushedAt >= this.#flushEvery) this.#flush();
+        // A long catch-up flushes every many thousand events (or once the records waiting fill
+        // their budget): a record changed by many events of a stretch is written once for all.
+        if (
+          this.#disk &&
+          (this.#position - this.#flushedAt >= this.#flushEvery ||
+            this.#disk.pendingRecords >= this.#flushRecords)
+        )
+          this.#flush();
         onProgress?.({ position: this.#position, head });
       }
     } finally {

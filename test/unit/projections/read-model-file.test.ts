@@ -130,15 +130,21 @@ describe('read models on a read-model file (property)', function () {
     // The process goes on and never closes `first` (as a killed node would not): a new handle of
     // this process takes the file over, opens at the stored checkpoint and catches up.
     const file = ReadModelFile.own(path, { cacheRecords: 50 });
-    const second = new ProjectionRuntime(store, allProjections(), null, clock, { disk: file });
+    // A catch-up flushes by records waiting as well as by events: a small budget makes it flush often.
+    const second = new ProjectionRuntime(store, allProjections(), null, clock, {
+      disk: file,
+      flushRecords: 300,
+    });
     expect(second.position).to.equal(half.length);
     await second.start();
     expect(second.position).to.equal(events.length);
     expect(snapshotOf(second)).to.deep.equal(snapshotOf(heap));
     expect(indexAnswers(second, events.length)).to.equal(indexAnswers(heap, events.length));
 
+    const flushes = file.stats.flushes;
     let progress = 0;
     await second.rebuild((p) => (progress = p.position));
+    expect(file.stats.flushes - flushes, 'a rebuild flushes as it goes').to.be.greaterThan(3);
     expect(progress).to.equal(events.length);
     expect(snapshotOf(second)).to.deep.equal(snapshotOf(heap));
     expect(indexAnswers(second, events.length)).to.equal(indexAnswers(heap, events.length));
@@ -146,6 +152,68 @@ describe('read models on a read-model file (property)', function () {
     file.close();
     expect(existsSync(`${path}.owner`)).to.equal(false);
     await store.close();
+  });
+
+  it('insertIfAbsent: the first record of a key wins, stored or not, in insertion order', () => {
+    const file = ReadModelFile.own(':memory:', { cacheRecords: 100 });
+    const c = file.collection<number>('t.index');
+    const fold = (fn: () => void) => {
+      file.folding = true;
+      try {
+        fn();
+      } finally {
+        file.folding = false;
+      }
+    };
+    fold(() => {
+      c.insertIfAbsent('a', 1);
+      c.set('b', 2);
+      c.insertIfAbsent('a', 9); // inserted before: kept
+      c.insertIfAbsent('c', 3);
+    });
+    expect(c.get('a')).to.equal(1);
+    expect(c.has('c')).to.equal(true);
+    expect(c.entries()).to.deep.equal([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
+    file.flush([]);
+    expect(file.pendingRecords).to.equal(0);
+    // Not cached after the flush (written only), yet stored: a later insert of a stored key is
+    // dropped by the flush, and the stored record answers meanwhile.
+    expect(c.cache.has('a')).to.equal(false);
+    fold(() => {
+      c.insertIfAbsent('a', 7);
+      c.insertIfAbsent('d', 4);
+      c.delete('c');
+      c.insertIfAbsent('c', 5); // deleted since the flush: this one is the first now
+    });
+    expect(file.pendingRecords).to.be.greaterThan(0);
+    expect(c.get('a')).to.equal(1);
+    file.flush([]);
+    expect(c.get('a')).to.equal(1);
+    expect(c.get('c')).to.equal(5);
+    expect(c.entries()).to.deep.equal([
+      ['a', 1],
+      ['b', 2],
+      ['d', 4],
+      ['c', 5],
+    ]);
+    expect(() => c.insertIfAbsent('e', 1)).to.throw(TypeError, /read-only outside/);
+
+    // A record a fold only reads is marked changed, but the flush does not write it again.
+    const records = file.collection<{ n: number }>('t.records');
+    fold(() => records.set('r', { n: 1 }));
+    file.flush([]);
+    const writes = file.stats.writes;
+    fold(() => void records.get('r'));
+    file.flush([]);
+    expect(file.stats.writes).to.equal(writes);
+    fold(() => (records.get('r')!.n += 1));
+    file.flush([]);
+    expect(file.stats.writes).to.equal(writes + 1);
+    file.close();
   });
 
   it('keeps read models read-only outside the fold, and refuses a second live owner', async () => {
