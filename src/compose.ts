@@ -194,7 +194,8 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
       }
       return runtime.apply(events);
     },
-    onConflict: () => runtime.catchUp(),
+    // Decide on read models at exactly the head the append will expect (see `settle`).
+    settle: (head) => runtime.settle(head),
   });
   await runtime.follow();
   // Revocation (or any fact) recorded by another node reaches this one through the live

@@ -42,6 +42,13 @@ export interface LedgerOptions {
   maxAttempts?: number;
   /** Called after a conflict, with the new head, before the command decides again. */
   onConflict?: (head: LedgerHead) => Promise<void> | void;
+  /**
+   * Awaited before every decision with the head this writer knows; answers the head to decide at.
+   * The composition brings the read models to exactly that head, a whole number of appends, so a
+   * decider never sees another writer's batch half applied nor state older than the head its append
+   * will expect (see compose.ts).
+   */
+  settle?: (head: LedgerHead) => Promise<LedgerHead>;
   /** Called after every successful, non-duplicate append, in order. */
   onAppended?: (events: SealedEvent[]) => Promise<void> | void;
   /** Random source for retry jitter (tests pin it). */
@@ -55,6 +62,7 @@ export class Ledger {
   readonly #clock: Clock;
   readonly #maxAttempts: number;
   readonly #onConflict: LedgerOptions['onConflict'];
+  readonly #settle: LedgerOptions['settle'];
   #onAppended: LedgerOptions['onAppended'];
   readonly #random: () => number;
   #guard: LedgerOptions['guard'];
@@ -69,6 +77,7 @@ export class Ledger {
     this.#clock = clock;
     this.#maxAttempts = opts.maxAttempts ?? 10;
     this.#onConflict = opts.onConflict;
+    this.#settle = opts.settle;
     this.#onAppended = opts.onAppended;
     this.#random = opts.random ?? Math.random;
     this.#guard = opts.guard;
@@ -149,6 +158,7 @@ export class Ledger {
     const refused = this.#guard?.();
     if (refused) throw refused;
     for (let attempt = 1; ; attempt += 1) {
+      if (this.#settle) this.#head = await this.#settle(this.#head);
       const head = this.#head;
       const decision = await decide(head);
       if (decision.events.length === 0) {

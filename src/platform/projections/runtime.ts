@@ -10,7 +10,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { EventStore, Subscription } from '../event-store/port.js';
-import type { SealedEvent } from '../ledger/envelope.js';
+import type { LedgerHead, SealedEvent } from '../ledger/envelope.js';
 import { jsonParts } from './json-parts.js';
 import { plainStateOnDisk, type ReadModelFile } from './read-model-file.js';
 
@@ -311,6 +311,47 @@ export class ProjectionRuntime {
       this.#catchingUp = null;
     });
     return this.#catchingUp;
+  }
+
+  /**
+   * Applies the store's events through `seq` at least. A pass already under way (which `catchUp`
+   * joins) may have read an older head and end below `seq`: then a fresh one runs.
+   */
+  async catchUpTo(seq: number): Promise<void> {
+    while (this.#position < seq) {
+      const before = this.#position;
+      await this.catchUp();
+      if (this.#position === before && this.#position < seq) {
+        await this.catchUp();
+        if (this.#position === before)
+          throw new Error(`read models cannot catch up: at seq ${before}, the store's head is ${seq}`);
+      }
+    }
+  }
+
+  /**
+   * Brings the read models to exactly a head of the store, and answers it: `known` (what the Ledger
+   * last saw) or, when the read models have gone past it, the store's head now. The Ledger decides
+   * every command here (`LedgerOptions.settle`). Behind the head, a decision would be taken on state
+   * older than the head its append expects, and the append accepted (a conflict's catch-up may join
+   * a pass that read an older head). Ahead of it (another node's events, applied one by one by the
+   * subscription), the read models may stop inside that node's append: the first event of a command
+   * folded, not the second (an operator org registered, not yet designated). The store's head always
+   * ends a whole append.
+   */
+  async settle(known: LedgerHead): Promise<LedgerHead> {
+    let head = known;
+    while (this.#position !== head.seq) {
+      if (this.#position > head.seq) {
+        head = await this.#store.head();
+        if (head.seq < this.#position)
+          throw new Error(
+            `the store's head (seq ${head.seq}) is below the read models' (seq ${this.#position})`,
+          );
+      }
+      await this.catchUpTo(head.seq);
+    }
+    return head;
   }
 
   async #catchUpNow(onProgress?: (p: ReplayProgress) => void): Promise<void> {

@@ -12,6 +12,7 @@ import {
   StoreUnavailable,
   verifyLedger,
 } from '../../../src/platform/ledger/index.js';
+import { ProjectionRuntime, type Projection } from '../../../src/platform/projections/index.js';
 import { TEST_META, testId } from '../../support/events.js';
 
 describe('Ledger (single writer, ARCHITECTURE §3.2)', () => {
@@ -78,6 +79,69 @@ describe('Ledger (single writer, ARCHITECTURE §3.2)', () => {
     expect(result.result).to.equal(1);
     expect(result.events[0]!.seq).to.equal(2);
     await other.close();
+  });
+
+  describe('decisions on read models at the head (settle)', () => {
+    /** Commands of two events, Open then Close: any state between them is half an append. */
+    const pairs: Projection<{ opened: number; closed: number }> = {
+      name: 'pairs',
+      version: 1,
+      init: () => ({ opened: 0, closed: 0 }),
+      evolve: (s, e) =>
+        e.type === 'Open'
+          ? { ...s, opened: s.opened + 1 }
+          : e.type === 'Close'
+            ? { ...s, closed: s.closed + 1 }
+            : s,
+    };
+    const openClose = [
+      { stream: 'p', type: 'Open', data: {} },
+      { stream: 'p', type: 'Close', data: {} },
+    ];
+
+    /** This node: a runtime (no live subscription: the spec applies what "arrived") and its Ledger. */
+    async function node() {
+      const runtime = new ProjectionRuntime(store, [pairs], null, clock);
+      await runtime.start();
+      const ledger = await Ledger.open(store, clock, {
+        settle: (head) => runtime.settle(head),
+        onAppended: (events) => runtime.apply(events),
+      });
+      const seen: { position: number; opened: number; closed: number }[] = [];
+      const decideOnce = () =>
+        ledger.commit(() => {
+          seen.push({ position: runtime.position, ...runtime.state(pairs) });
+          return { events: [{ stream: 'q', type: 'Mine', data: {} }], result: null };
+        }, TEST_META);
+      return { runtime, ledger, seen, decideOnce };
+    }
+
+    it("never decides on half of another writer's append (its first event applied, not its second)", async () => {
+      const here = await node();
+      const other = SqliteEventStore.open(store.path);
+      const otherNode = await Ledger.open(other, clock);
+      const theirs = await otherNode.append(openClose, TEST_META);
+      // The subscription has delivered the first of their two events only.
+      await here.runtime.apply([theirs.events[0]!]);
+      expect(here.runtime.position).to.equal(1);
+      const mine = await here.decideOnce();
+      expect(here.seen).to.deep.equal([{ position: 2, opened: 1, closed: 1 }]);
+      expect(mine.events[0]!.seq).to.equal(3);
+      await other.close();
+    });
+
+    it('never decides on read models behind the head its append expects', async () => {
+      const other = SqliteEventStore.open(store.path);
+      const here = await node();
+      const otherNode = await Ledger.open(other, clock);
+      await otherNode.append(openClose, TEST_META);
+      // This writer learns the new head (as after a conflict) while its read models have not moved.
+      await here.ledger.refresh();
+      expect([here.ledger.head.seq, here.runtime.position]).to.deep.equal([2, 0]);
+      await here.decideOnce();
+      expect(here.seen).to.deep.equal([{ position: 2, opened: 1, closed: 1 }]);
+      await other.close();
+    });
   });
 
   it('gives up with ConflictRetriesExhausted when the head keeps moving', async () => {
