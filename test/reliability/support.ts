@@ -109,8 +109,10 @@ export async function startMain(
   dataDir: string,
   port: number,
   env: Record<string, string> = {},
+  /** Node arguments that start the service; default {@link entryArgs}. */
+  entry: string[] = entryArgs('src/main.ts'),
 ): Promise<Child> {
-  const child = spawn(process.execPath, entryArgs('src/main.ts'), {
+  const child = spawn(process.execPath, entry, {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
