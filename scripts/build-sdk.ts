@@ -1,6 +1,7 @@
 /**
  * `npm run build:sdk` — bundles src/sdk into static/sdk/plumbline.js and plumbline.d.ts (SPEC §8).
- * Runs before `npm start` and `npm test` (prestart/pretest), since static/sdk is not committed.
+ * Runs before `npm start` (prestart) and in `npm test` (scripts/build.ts, from scripts/checks.sh),
+ * since static/sdk is not committed.
  * Exit 0 built, 1 failed (type errors, a node: import, declarations that do not match the bundle).
  */
 import { relative } from 'node:path';

@@ -1,18 +1,24 @@
 #!/bin/sh
-# The static checks of `npm test`, side by side (the machine has two cores and the type-aware
-# lint is as slow as the typecheck): tsc --noEmit, then eslint and prettier --check. Each one's
-# output is printed whole once both are done; the run fails if either fails.
+# npm test before the suites: the build (`npm run build`: the SDK bundle and dist/, which the specs
+# start and check) and the static checks (tsc --noEmit, then eslint and prettier --check), side by
+# side. The build and the typecheck are each one thread and the type-aware lint is as slow as the
+# typecheck, so on two cores the three together take little more than the slowest alone. Each one's
+# output is printed whole once all are done; the run fails if any fails.
 set -u
 dir=$(mktemp -d)
+tsx scripts/build.ts > "$dir/build" 2>&1 &
+build=$!
 tsc --noEmit > "$dir/typecheck" 2>&1 &
 typecheck=$!
 { eslint . && prettier --check . ; } > "$dir/lint" 2>&1 &
 lint=$!
 status=0
+wait "$build" || status=1
+echo "build (tsx scripts/build.ts):"; cat "$dir/build"
 wait "$typecheck" || status=1
 echo "typecheck (tsc --noEmit):"; cat "$dir/typecheck"
 wait "$lint" || status=1
 echo "lint (eslint ., prettier --check .):"; cat "$dir/lint"
 rm -rf "$dir"
-[ "$status" -eq 0 ] && echo "checks: typecheck and lint passed"
+[ "$status" -eq 0 ] && echo "checks: build, typecheck and lint passed"
 exit "$status"

@@ -97,8 +97,18 @@ export async function startTs(
   };
 }
 
-/** A TCP port nobody listens on right now. */
+/**
+ * A TCP port nobody listens on right now, drawn at random below Linux's ephemeral range
+ * (32768–60999): a caller that frees the port and binds it again later (a restarted child, a
+ * restarted redis-server) cannot lose it to another process's `listen(0)` in between, which
+ * matters when test files run side by side (`mocha --parallel`). Falls back to the kernel's
+ * choice if no drawn port binds.
+ */
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await binds(port)) return port;
+  }
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -107,6 +117,15 @@ export async function freePort(): Promise<number> {
   await once(server, 'close');
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   return address.port;
+}
+
+/** True when a listener can bind 127.0.0.1:`port` now (it is closed again before this resolves). */
+function binds(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 export function mib(bytes: number): number {

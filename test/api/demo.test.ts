@@ -157,7 +157,10 @@ describe('demo dataset (seed-demo, first start)', function () {
       Authorization: `Bearer ${run.lenders[plan.projects.find((m) => m.ref === p)!.scenario.lender]!.key}`,
     });
 
-    before(async () => {
+    before(async function () {
+      // Seeding the whole demo is the heaviest step of the file; with spec files running side by
+      // side (npm test) it can take well over the file's 60 s.
+      this.timeout(180_000);
       svc = await startService();
       run = await runDemo(svc.composed.deps, plan);
       state = svc.composed.deps.runtime.state(projectsProjection);

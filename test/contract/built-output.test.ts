@@ -1,7 +1,7 @@
 /**
- * The built output (`npm run build`, which `pretest` runs) is what the production image runs:
- * `node dist/src/main.js`, with no tsx and no TypeScript at run time, serving /healthz and the
- * static assets copied beside it.
+ * The built output (`npm run build`, which `npm test` runs first, in scripts/checks.sh) is what the
+ * production image runs: `node dist/src/main.js`, with no tsx and no TypeScript at run time,
+ * serving /healthz and the static assets copied beside it.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -21,8 +21,8 @@ import { ledgerWith, openService, serviceOf, startMain, stopChild, type Child } 
 
 /**
  * Crash safety (ARCHITECTURE §3.3: synchronous=FULL, an acknowledged append survives): the real
- * server (`node --import tsx src/main.ts`) takes concurrent appending commands and is SIGKILLed at
- * seeded random moments, round after round. After every kill, every acknowledged (2xx) event is in
+ * server (`node dist/src/main.js`; `src/main.ts` under tsx when dist/ is stale) takes concurrent
+ * appending commands and is SIGKILLed at seeded random moments, round after round. After every kill, every acknowledged (2xx) event is in
  * the file at the seq and hash it was acknowledged with and the chain verifies; after every restart
  * the service's own verifier agrees, a cut-off request retried with its Idempotency-Key is appended
  * at most once, and — every few rounds — the read models the service built across the crashes

@@ -18,7 +18,7 @@ import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
 import type { StoredRecord } from '../../src/platform/ledger/verify.js';
 import { silentLogger } from '../../src/platform/log.js';
 import type { RateLimitOnStoreError } from '../../src/platform/rate-limit/index.js';
-import { REPO_ROOT } from '../support/cli.js';
+import { entryArgs, REPO_ROOT } from '../support/cli.js';
 
 export interface Ledgered {
   dataDir: string;
@@ -100,13 +100,19 @@ export interface Child {
   output(): string;
 }
 
-/** Starts `node --import tsx src/main.ts` on DATA_DIR (no demo) and waits for `/readyz` 200. */
+/**
+ * Starts the service's entry point in a child (`node dist/src/main.js` when dist/ is built and
+ * current, else `node --import tsx src/main.ts`: {@link entryArgs}) on DATA_DIR (no demo) and waits
+ * for `/readyz` 200.
+ */
 export async function startMain(
   dataDir: string,
   port: number,
   env: Record<string, string> = {},
+  /** Node arguments that start the service; default {@link entryArgs}. */
+  entry: string[] = entryArgs('src/main.ts'),
 ): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, entry, {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -128,14 +134,14 @@ export async function startMain(
   const until = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`src/main.ts exited (${child.exitCode ?? child.signalCode}) before ready:\n${output}`);
+      throw new Error(`the service exited (${child.exitCode ?? child.signalCode}) before ready:\n${output}`);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
       .then((r) => r.status === 200)
       .catch(() => false);
     if (ready) return { process: child, port, output: () => output };
     if (Date.now() > until) {
       child.kill('SIGKILL');
-      throw new Error(`src/main.ts not ready after 30 s:\n${output}`);
+      throw new Error(`the service was not ready after 30 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }

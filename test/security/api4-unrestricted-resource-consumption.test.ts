@@ -34,7 +34,7 @@ import { requestContext } from '../../src/platform/http/middleware.js';
 import { currentRequestScope } from '../../src/platform/http/scope.js';
 import { containEscapedError } from '../../src/platform/http/process-guards.js';
 import type { Logger } from '../../src/platform/log.js';
-import { REPO_ROOT } from '../support/cli.js';
+import { entryArgs, REPO_ROOT } from '../support/cli.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -382,7 +382,7 @@ describe('OWASP API4 — unrestricted resource consumption', function () {
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'plumbline-api4-'));
       const port = await freePort();
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      child = spawn(process.execPath, entryArgs('src/main.ts'), {
         cwd: REPO_ROOT,
         env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { REPO_ROOT } from './cli.js';
+import { entryArgs, REPO_ROOT } from './cli.js';
 
 export interface StandinProcess {
   url: string;
@@ -14,14 +14,10 @@ export interface StandinProcess {
 
 /** Starts `scripts/esdb-standin.ts` on a free port; resolves once it prints its URL. */
 export async function startStandinProcess(args: string[] = []): Promise<StandinProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/esdb-standin.ts', '--port', '0', ...args],
-    {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...entryArgs('scripts/esdb-standin.ts'), '--port', '0', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { REPO_ROOT } from './cli.js';
+import { entryArgs, REPO_ROOT } from './cli.js';
 
 export interface Spawned {
   child: ChildProcess;
@@ -14,9 +14,9 @@ export interface Spawned {
   stop(): Promise<number | null>;
 }
 
-/** `node --import tsx scripts/<script>`, collecting its output as it comes. */
+/** `node dist/scripts/<script>.js` or `node --import tsx scripts/<script>` ({@link entryArgs}), collecting its output as it comes. */
 function spawnScript(script: string, args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}`, ...args], {
+  const child = spawn(process.execPath, [...entryArgs(`scripts/${script}`), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
