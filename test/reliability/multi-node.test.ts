@@ -74,13 +74,8 @@ describe('several service nodes on one EventStoreDB and one Redis', function () 
     }
   }
 
-  // Under tsx, as before: started from dist/ the three nodes come up closer together, and one of
-  // them was seen to die at its first start with KeyIssueRefused ("Plumbline Platform Operator" is
-  // a tenant organization) — the operator bootstrap decided on a read model that held another
-  // node's OrganizationRegistered but not yet its PlatformOperatorDesignated. That race is the
-  // service's to fix; until then this spec keeps the start timing it has always passed with.
   async function startNode(i: number, port?: number): Promise<Child> {
-    return startMain(dirs[i]!, port ?? (await freePort()), env, ['--import', 'tsx', 'src/main.ts']);
+    return startMain(dirs[i]!, port ?? (await freePort()), env);
   }
 
   before(async () => {

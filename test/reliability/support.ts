@@ -109,10 +109,8 @@ export async function startMain(
   dataDir: string,
   port: number,
   env: Record<string, string> = {},
-  /** Node arguments that start the service; default {@link entryArgs}. */
-  entry: string[] = entryArgs('src/main.ts'),
 ): Promise<Child> {
-  const child = spawn(process.execPath, entry, {
+  const child = spawn(process.execPath, entryArgs('src/main.ts'), {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
