@@ -163,6 +163,9 @@ export interface ReplayProgress {
   head: number;
 }
 
+/** Head reads `settle` makes before it gives up (each one a store round trip). */
+const SETTLE_ROUNDS = 1000;
+
 export class ProjectionRuntime {
   readonly #store: EventStore;
   readonly #snapshots: SnapshotStore | null;
@@ -341,14 +344,12 @@ export class ProjectionRuntime {
    */
   async settle(known: LedgerHead): Promise<LedgerHead> {
     let head = known;
-    while (this.#position !== head.seq) {
-      if (this.#position > head.seq) {
-        head = await this.#store.head();
-        if (head.seq < this.#position)
-          throw new Error(
-            `the store's head (seq ${head.seq}) is below the read models' (seq ${this.#position})`,
-          );
-      }
+    for (let round = 1; this.#position !== head.seq; round += 1) {
+      // The subscription keeps applying while the head is read: more may have come in meanwhile, and
+      // the head is asked again (bounded, for a store whose head would never reach what it delivered).
+      if (round > SETTLE_ROUNDS)
+        throw new Error(`read models at seq ${this.#position} never met the store's head (seq ${head.seq})`);
+      if (this.#position > head.seq) head = await this.#store.head();
       await this.catchUpTo(head.seq);
     }
     return head;
