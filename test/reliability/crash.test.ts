@@ -49,7 +49,7 @@ interface Cut {
 }
 
 describe('crash safety: SIGKILL under load, round after round', function () {
-  this.timeout(150_000);
+  this.timeout(300_000);
 
   it(`keeps every acknowledged event, a verifying chain and rebuild-equal read models across ${ROUNDS} kills`, async () => {
     const rng = new Rng('crash-rounds');
