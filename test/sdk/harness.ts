@@ -40,12 +40,14 @@ function bundleIsFresh(): string | null {
   return Math.min(statSync(js).mtimeMs, statSync(dts).mtimeMs) >= sources ? js : null;
 }
 
+/** static/sdk/plumbline.js (and its declarations) as built from src/sdk now: the build's, or a new one. */
+export async function builtSdkFile(): Promise<string> {
+  return bundleIsFresh() ?? (await buildSdk()).js;
+}
+
 /** The bundled static/sdk/plumbline.js, built from src/sdk as it is now (at most once per process). */
 export function loadBuiltSdk(): Promise<Sdk> {
-  built ??= (async () => {
-    const js = bundleIsFresh() ?? (await buildSdk()).js;
-    return (await import(pathToFileURL(js).href)) as Sdk;
-  })();
+  built ??= builtSdkFile().then(async (js) => (await import(pathToFileURL(js).href)) as Sdk);
   return built;
 }
 
