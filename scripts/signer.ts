@@ -29,7 +29,7 @@ import {
   type SignableDraw,
   type SignableWaiver,
 } from '../src/sdk/duties.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseCli } from './lib/cli.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseCli } from './lib/args.js';
 
 const USAGE = `
 npm run signer -- keygen --out <key.pem>

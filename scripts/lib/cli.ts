@@ -1,52 +1,17 @@
 /**
- * Shared plumbing for the operations CLIs: argument parsing with --help/--json, a progress bar on
- * stderr (never mixed into --json output), and opening the configured ledger: EventStoreDB when
- * EVENTSTORE_URL is set, else the embedded SQLite file in DATA_DIR (the same `openEventStore` the
- * service composes with).
+ * Shared plumbing for the operations CLIs: argument parsing with --help/--json (./args.ts), a
+ * progress bar on stderr (never mixed into --json output), and opening the configured ledger:
+ * EventStoreDB when EVENTSTORE_URL is set, else the embedded SQLite file in DATA_DIR (the same
+ * `openEventStore` the service composes with).
  */
 import { join } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import cliProgress from 'cli-progress';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openEventStore, type OpenedEventStore } from '../../src/compose.js';
 import { ReadModelFile, ReadModelFileBusy } from '../../src/platform/projections/read-model-file.js';
+import { EXIT_USAGE } from './args.js';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-
-export interface Cli<V> {
-  values: V;
-  positionals: string[];
-  json: boolean;
-}
-
-/** sysexits EX_USAGE: for CLIs whose exit 2 means something else (ledger:monitor, ledger:audit). */
-export const EXIT_USAGE_EX = 64;
-
-/** Parses argv; prints usage and exits 0 on --help, `usageExit` (default 2) on a bad flag. */
-export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(
-  usage: string,
-  options: O,
-  usageExit = EXIT_USAGE,
-) {
-  try {
-    const parsed = parseArgs({
-      args: process.argv.slice(2),
-      allowPositionals: true,
-      options: { ...options, help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
-    });
-    const values = parsed.values as Record<string, unknown>;
-    if (values.help) {
-      process.stdout.write(`${usage.trim()}\n`);
-      process.exit(EXIT_OK);
-    }
-    return { values: parsed.values, positionals: parsed.positionals, json: values.json === true };
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${usage.trim()}\n`);
-    process.exit(usageExit);
-  }
-}
+export { EXIT_FAILED, EXIT_OK, EXIT_USAGE, EXIT_USAGE_EX, parseCli, type Cli } from './args.js';
 
 export function config(): Config {
   try {

@@ -1,6 +1,6 @@
 /**
  * The worker threads of a parallel `ledger:verify` (scripts/lib/parallel-verify.ts), booted apart
- * from the pass: a worker takes about 0.2 s to boot (it loads TypeScript through tsx), so the CLI
+ * from the pass: a worker takes about 0.2 s to boot (under tsx it loads TypeScript), so the CLI
  * boots them before it loads its own modules, which takes about as long. Deliberately light — only
  * node:worker_threads — so booting them is the first thing the CLI does.
  */
@@ -8,9 +8,13 @@ import { Worker } from 'node:worker_threads';
 import type { ChunkResult } from './verify-chunks.js';
 import type { VerifyAssignment, VerifyWorkerMessage } from './verify-worker.js';
 
+// tsx only for the TypeScript entry: the built dist/ worker is plain JavaScript, and the production
+// image has no tsx (a devDependency) to load.
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
-import('tsx/esm/api').then((tsx) => { tsx.register(); return import(workerData.entry); });
+(workerData.entry.endsWith('.ts')
+  ? import('tsx/esm/api').then((tsx) => { tsx.register(); return import(workerData.entry); })
+  : import(workerData.entry));
 `;
 
 /** Three semi-spaces' worth (V8 sizes the young generation as 3 × the semi-space). */
@@ -25,7 +29,7 @@ export class VerifyWorker {
   readonly done: Promise<void>;
 
   constructor(entry: string) {
-    // Workers load TypeScript through tsx's loader, registered in the worker before the entry.
+    // Under tsx, workers load TypeScript through tsx's loader, registered in the worker before the entry.
     // A young generation larger than V8's default (16 MiB semi-spaces): the walk allocates each row's
     // strings and drops them a page later, and with the default one scavenge after another copied
     // the live page — measured on the 100k bench ledger, a 64 MiB semi-space took ~25 % off a

@@ -38,8 +38,23 @@ export type SignSpec =
 /** PKCS#8 DER prefix of an Ed25519 private key (RFC 8410); the 32-byte seed follows. */
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-/** A signer's Ed25519 key, derived from the plan's seed and the signer's label. */
-export function demoSignerKey(seed: string, label: string): { privateKey: KeyObject; publicKey: string } {
+type DemoSignerKey = { privateKey: KeyObject; publicKey: string };
+
+/** Keys already derived, by seed and label: a signer signs every application of its project. */
+const derived = new Map<string, DemoSignerKey>();
+
+/** A signer's Ed25519 key, derived from the plan's seed and the signer's label (once per run). */
+export function demoSignerKey(seed: string, label: string): DemoSignerKey {
+  const name = `${seed}|${label}`;
+  const known = derived.get(name);
+  if (known !== undefined) return known;
+  const key = deriveSignerKey(seed, label);
+  // Bounded by the signers of the plans seeded in this process (one plan at first start).
+  derived.set(name, key);
+  return key;
+}
+
+function deriveSignerKey(seed: string, label: string): DemoSignerKey {
   const secret = createHash('sha256').update(`plumbline-demo|${seed}|signer|${label}`).digest();
   const privateKey = createPrivateKey({
     key: Buffer.concat([ED25519_PKCS8_PREFIX, secret]),

@@ -7,7 +7,7 @@
  * the PDF's creation date (and so its file ID) is the report's `as_of`, and only the built-in
  * Helvetica is used (no font files, no clock, no randomness).
  */
-import pdfmake from 'pdfmake';
+import type Pdfmake from 'pdfmake';
 import type { CreditReport } from '../credit/report.js';
 import { gradeBand, monthlyTrend, scoreBar, trendChart, type Content } from './graphics.js';
 import { maskEin, PRAL_MEANINGS, sentence, STATE_MEANINGS, words } from './words.js';
@@ -23,9 +23,14 @@ const DIMENSION_LABELS: Record<string, string> = {
 
 const BUILT_IN_FACES = new Set(['Helvetica', 'Helvetica-Bold', 'Helvetica-Oblique', 'Helvetica-BoldOblique']);
 
-let configured = false;
-function printer(): typeof pdfmake {
-  if (!configured) {
+/**
+ * pdfmake (with pdfkit and its font machinery) is loaded on the first report, not at import: it is
+ * a quarter of a second of CPU that every start of the service (and every CLI that composes it)
+ * would otherwise pay for a route most starts never serve.
+ */
+let loaded: Promise<typeof Pdfmake> | undefined;
+function printer(): Promise<typeof Pdfmake> {
+  loaded ??= import('pdfmake').then(({ default: pdfmake }) => {
     pdfmake.setFonts({
       Helvetica: {
         normal: 'Helvetica',
@@ -38,9 +43,9 @@ function printer(): typeof pdfmake {
     // of PDF's built-in Helvetica faces (pdfkit resolves those internally, no file is read).
     pdfmake.setUrlAccessPolicy(() => false);
     pdfmake.setLocalAccessPolicy((path) => BUILT_IN_FACES.has(path));
-    configured = true;
-  }
-  return pdfmake;
+    return pdfmake;
+  });
+  return loaded;
 }
 
 const keyValue = (rows: [string, Content][], fontSize?: number, labelWidth = 150): Content => ({
@@ -377,7 +382,8 @@ export async function renderCreditReportPdf(
   checkpoint?: PrintedCheckpoint,
   ctx?: ReportContext,
 ): Promise<Buffer> {
-  const doc = printer().createPdf(creditReportDocument(report, checkpoint, ctx) as never) as unknown as {
+  const pdfmake = await printer();
+  const doc = pdfmake.createPdf(creditReportDocument(report, checkpoint, ctx) as never) as unknown as {
     getBuffer(): Promise<Buffer>;
   };
   return doc.getBuffer();

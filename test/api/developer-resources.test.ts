@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
-import { buildSdk, SDK_OUT_DIR } from '../../scripts/lib/sdk-build.js';
+import { SDK_OUT_DIR } from '../../scripts/lib/sdk-build.js';
+import { builtSdkFile } from '../sdk/harness.js';
 import { startService, type TestService } from '../support/service.js';
 
 describe('developer resources: /docs, its assets and the SDK files (SPEC §8)', function () {
@@ -9,7 +10,7 @@ describe('developer resources: /docs, its assets and the SDK files (SPEC §8)', 
   let svc: TestService;
 
   before(async () => {
-    await buildSdk();
+    await builtSdkFile();
     svc = await startService();
   });
   after(async () => {

@@ -133,7 +133,10 @@ describe('OWASP API2 — broken authentication (the PDF link)', function () {
 
     it('opens nothing for another entity, once altered, combined with a key, or after it expires', async () => {
       const token = tokenOf(link.url);
-      const flipped = `${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}${token.slice(-1)}`;
+      // The second-to-last character changes (the last one's low bits are base64url padding), and
+      // always to another character: the choice looks at the character it replaces.
+      const flipped = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.slice(-1)}`;
+      expect(flipped).to.not.equal(token);
       const refused = [
         `entity=Other%20Framing&link=${encodeURIComponent(token)}`,
         `entity=Keystone%20Builders&link=${encodeURIComponent(flipped)}`,

@@ -3,8 +3,12 @@
  * The only importer of ioredis. The client is tuned to fail fast instead of queueing: a request
  * must learn within a few hundred milliseconds that Redis is gone (so the edge can answer 503 or
  * fail open), and the client keeps reconnecting in the background so service resumes by itself.
+ * ioredis is loaded by the first {@link RedisConnection.open}, not at import: a node without
+ * REDIS_URL, and every CLI that composes the service, never pays its ~0.15 CPU-s of loading.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as Ioredis from 'ioredis';
+import type { Redis } from 'ioredis';
 import {
   IdempotencyStoreUnavailable,
   KeyValueIdempotencyStore,
@@ -99,6 +103,7 @@ export class RedisConnection {
   static open(url: string, options: RedisConnectionOptions = {}): RedisConnection {
     const connectTimeoutMs = options.connectTimeoutMs ?? 1000;
     const maxDelay = options.reconnectMaxDelayMs ?? 1000;
+    const { Redis } = createRequire(import.meta.url)('ioredis') as typeof Ioredis;
     const redis = new Redis(url, {
       // Fail now rather than queue: a queued command is a request hanging while Redis is down.
       enableOfflineQueue: false,
