@@ -51,7 +51,7 @@ import { errorHandler } from './platform/http/errors.js';
 import { mountHealth, type ReadinessProbes } from './platform/http/health.js';
 import type { IdempotencyStore } from './platform/http/idempotency.js';
 import { HttpMetrics } from './platform/http/metrics.js';
-import { accessLog, requestContext } from './platform/http/middleware.js';
+import { accessLog, chain, requestContext } from './platform/http/middleware.js';
 import { RouteTable } from './platform/http/routes.js';
 import type { Service } from './platform/http/service.js';
 import { signResponses } from './platform/http/signing.js';
@@ -141,27 +141,31 @@ export function createApp(deps: AppDeps): Express {
   };
 
   app.locals.plumbline = service;
-  app.use(requestContext());
-  // helmet's headers are static here (no nonces): computed once, set in one loop per request.
-  app.use(precomputedHeaders(helmet(HELMET_OPTIONS)));
-  app.use(metrics.middleware());
-  app.use(accessLog(deps.logger));
   const gate = new AdmissionGate(deps.admission);
   app.locals.admissionGate = gate;
-  app.use(gate.middleware());
   // A key's signing secret is derived (HMAC of its id, then base62), the same on every request; it is
   // remembered per key id instead of being re-derived for each response.
   const signingSecrets = new Map<string, string>();
+  // The edge, in this order, as one router layer (`chain`): request id → security headers →
+  // metrics/log → admission → signing.
   app.use(
-    signResponses(deps.clock, (keyId) => {
-      let secret = signingSecrets.get(keyId);
-      if (secret === undefined) {
-        secret = signingSecretFor(deps.secrets.signingKey, keyId);
-        if (signingSecrets.size >= 10_000) signingSecrets.clear();
-        signingSecrets.set(keyId, secret);
-      }
-      return secret;
-    }),
+    chain(
+      requestContext(),
+      // helmet's headers are static here (no nonces): computed once, set in one loop per request.
+      precomputedHeaders(helmet(HELMET_OPTIONS)),
+      metrics.middleware(),
+      accessLog(deps.logger),
+      gate.middleware(),
+      signResponses(deps.clock, (keyId) => {
+        let secret = signingSecrets.get(keyId);
+        if (secret === undefined) {
+          secret = signingSecretFor(deps.secrets.signingKey, keyId);
+          if (signingSecrets.size >= 10_000) signingSecrets.clear();
+          signingSecrets.set(keyId, secret);
+        }
+        return secret;
+      }),
+    ),
   );
 
   mountHealth(service, deps.probes ?? {});
