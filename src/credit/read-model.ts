@@ -100,13 +100,15 @@ function eventsOf<T>(records: Record<string, T>, entityId: string): T[] {
   return out;
 }
 
-/** The reports issued on an entity, in ledger order. */
+/** The reports issued on an entity, in ledger order (no read of the collection when there is none). */
 export function inquiriesOf(state: CreditState, entityId: string): InquiryRecord[] {
+  if (!state.entities[entityId]?.inquiry_count) return [];
   return eventsOf(state.inquiries, entityId);
 }
 
 /** The registry checks recorded for an entity, in ledger order. */
 export function verificationsOf(state: CreditState, entityId: string): VerificationRecord[] {
+  if (!state.entities[entityId]?.verification_count) return [];
   return eventsOf(state.verifications, entityId);
 }
 
@@ -165,7 +167,6 @@ export function evolveCredit(state: CreditState, event: SealedEvent): CreditStat
 
 /** The composite score history the drop rule reads: one point per issued report. */
 export function scoreHistory(state: CreditState, entityId: string): ScorePoint[] {
-  if (state.entities[entityId] === undefined) return [];
   return inquiriesOf(state, entityId).map((i) => ({
     on: i.as_of.slice(0, 10),
     composite_score: i.composite_score,
