@@ -9,7 +9,7 @@ import { evolveCredit, initCreditState, type CreditState } from '../src/credit/r
 
 export const credit: Projection<CreditState> = {
   name: 'credit',
-  version: 4,
+  version: 5,
   init: initCreditState,
   evolve: evolveCredit,
 };

@@ -65,7 +65,10 @@ export function planBehavior(
   currentComposite: number = scoreEntity(facts, now).composite_score,
 ): { events: BehavioralStateChangedEvent[]; record: BehaviorRecord } {
   const entry = credit.entities[facts.entity_id];
-  const drops = dropTriggersOf(entry, { on: dayOf(now), composite_score: currentComposite });
+  const drops = dropTriggersOf(credit, facts.entity_id, {
+    on: dayOf(now),
+    composite_score: currentComposite,
+  });
   const { record, transitions } = assessBehavior(
     entry?.behavior ?? null,
     behaviorFactsWithDrops(facts, drops, now),

@@ -3,8 +3,15 @@
  * history, the inquiries (issued reports, which are also the composite score history the drop rule
  * reads) and the registry verifications. `evolveCredit` is pure apart from updating the state it is
  * handed, which the projection runtime owns.
+ *
+ * Inquiries and verifications are records of their own, one per event, keyed `<entity>/<seq>` (the
+ * seq zero-padded, so key order is ledger order), not arrays in the entity's record: a record
+ * changed by a fold is rewritten whole at the next flush (read-model-file.ts), so an array there
+ * made every score of an entity re-encode and rewrite its whole history (issue 19). An entity's
+ * list is read by one key range (`entriesWithPrefix`).
  */
 import type { SealedEvent } from '../platform/ledger/index.js';
+import { entriesWithPrefix } from '../platform/projections/index.js';
 import type { IsoInstant } from '../projects/facts.js';
 import type { Grade } from './constants.js';
 import type { BehavioralStateChangedDataV1, CreditEventMap, RegistryVerifiedData } from './events.js';
@@ -39,8 +46,10 @@ export interface VerificationRecord extends Omit<RegistryVerifiedData, 'entity_i
 export interface EntityCreditRecord {
   /** null until the first BehavioralStateChanged: the entity is then PROVISIONAL. */
   behavior: BehaviorRecord | null;
-  inquiries: InquiryRecord[];
-  verifications: VerificationRecord[];
+  /** How many reports were issued (records in `CreditState.inquiries`). */
+  inquiry_count: number;
+  /** How many registry checks were recorded (records in `CreditState.verifications`). */
+  verification_count: number;
   /** The latest SAM.gov API answer recorded (registry-cache.ts decides whether it is reused). */
   sam_answer?: SamApiAnswer;
   /**
@@ -52,19 +61,55 @@ export interface EntityCreditRecord {
 
 export interface CreditState {
   entities: Record<string, EntityCreditRecord>;
+  /** Issued reports by `eventKey(entity_id, seq)`. */
+  inquiries: Record<string, InquiryRecord>;
+  /** Registry checks by `eventKey(entity_id, seq)`. */
+  verifications: Record<string, VerificationRecord>;
 }
 
 export function initCreditState(): CreditState {
-  return { entities: {} };
+  return { entities: {}, inquiries: {}, verifications: {} };
+}
+
+export function newEntityCreditRecord(): EntityCreditRecord {
+  return { behavior: null, inquiry_count: 0, verification_count: 0, drops: newDropWatch() };
 }
 
 function recordOf(state: CreditState, entityId: string): EntityCreditRecord {
-  return (state.entities[entityId] ??= {
-    behavior: null,
-    inquiries: [],
-    verifications: [],
-    drops: newDropWatch(),
-  });
+  return (state.entities[entityId] ??= newEntityCreditRecord());
+}
+
+/** Digits of a seq in a key: ledger order is then key order. */
+const SEQ_DIGITS = 12;
+
+/** The key of an entity's record of the event at `seq`: `<entity>/<seq, zero-padded>`. */
+export function eventKey(entityId: string, seq: number): string {
+  return `${entityId}/${String(seq).padStart(SEQ_DIGITS, '0')}`;
+}
+
+/**
+ * One entity's records of a per-event collection, in ledger order. The key length check keeps out
+ * an entity whose id extends this one's past a `/` (`a/b`'s keys start with `a/` too, but are longer
+ * than `a/` + the seq's digits).
+ */
+function eventsOf<T>(records: Record<string, T>, entityId: string): T[] {
+  const prefix = `${entityId}/`;
+  const length = prefix.length + SEQ_DIGITS;
+  const out: T[] = [];
+  for (const [key, value] of entriesWithPrefix(records, prefix)) if (key.length === length) out.push(value);
+  return out;
+}
+
+/** The reports issued on an entity, in ledger order (no read of the collection when there is none). */
+export function inquiriesOf(state: CreditState, entityId: string): InquiryRecord[] {
+  if (!state.entities[entityId]?.inquiry_count) return [];
+  return eventsOf(state.inquiries, entityId);
+}
+
+/** The registry checks recorded for an entity, in ledger order. */
+export function verificationsOf(state: CreditState, entityId: string): VerificationRecord[] {
+  if (!state.entities[entityId]?.verification_count) return [];
+  return eventsOf(state.verifications, entityId);
 }
 
 /** Folds either schema: recordTransition keeps the tenant-neutral form of both (events.ts). */
@@ -92,7 +137,15 @@ export function evolveCredit(state: CreditState, event: SealedEvent): CreditStat
       const { entity_id, as_of, composite_score, grade, provenance_hash } =
         event.data as CreditEventMap['CreditReportIssued'];
       const record = recordOf(state, entity_id);
-      record.inquiries.push({ seq: event.seq, org_id, as_of, composite_score, grade, provenance_hash });
+      state.inquiries[eventKey(entity_id, event.seq)] = {
+        seq: event.seq,
+        org_id,
+        as_of,
+        composite_score,
+        grade,
+        provenance_hash,
+      };
+      record.inquiry_count += 1;
       const point = { on: as_of.slice(0, 10), composite_score };
       if (record.drops && (record.drops.last_on === null || point.on >= record.drops.last_on))
         watchScore(record.drops, point);
@@ -102,7 +155,8 @@ export function evolveCredit(state: CreditState, event: SealedEvent): CreditStat
     case 'RegistryVerified': {
       const { entity_id, ...check } = event.data as CreditEventMap['RegistryVerified'];
       const record = recordOf(state, entity_id);
-      record.verifications.push({ seq: event.seq, org_id, ...check });
+      state.verifications[eventKey(entity_id, event.seq)] = { seq: event.seq, org_id, ...check };
+      record.verification_count += 1;
       if (check.sam_answer) record.sam_answer = check.sam_answer;
       return state;
     }
@@ -112,8 +166,8 @@ export function evolveCredit(state: CreditState, event: SealedEvent): CreditStat
 }
 
 /** The composite score history the drop rule reads: one point per issued report. */
-export function scoreHistory(record: EntityCreditRecord | undefined): ScorePoint[] {
-  return (record?.inquiries ?? []).map((i) => ({
+export function scoreHistory(state: CreditState, entityId: string): ScorePoint[] {
+  return inquiriesOf(state, entityId).map((i) => ({
     on: i.as_of.slice(0, 10),
     composite_score: i.composite_score,
   }));
@@ -124,9 +178,10 @@ export function scoreHistory(record: EntityCreditRecord | undefined): ScorePoint
  * an assessment on its day): from the kept watch when every report is dated by then and they came
  * in day order, else from the whole history — the same triggers either way.
  */
-export function dropTriggersOf(record: EntityCreditRecord | undefined, current: ScorePoint): Trigger[] {
+export function dropTriggersOf(state: CreditState, entityId: string, current: ScorePoint): Trigger[] {
+  const record = state.entities[entityId];
   const watch = record?.drops;
   if (record === undefined || (watch && (watch.last_on === null || watch.last_on <= current.on)))
     return watch ? dropsWith(watch, current) : [];
-  return compositeDropTriggers([...scoreHistory(record), current].filter((s) => s.on <= current.on));
+  return compositeDropTriggers([...scoreHistory(state, entityId), current].filter((s) => s.on <= current.on));
 }

@@ -15,7 +15,7 @@ import { ProblemError } from '../platform/http/problem.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
 import { resolveEntity } from '../registry/routes.js';
-import { planBehavior, portfolioRow, scoreEntity, type PortfolioRow } from '../credit/index.js';
+import { inquiriesOf, planBehavior, portfolioRow, scoreEntity, type PortfolioRow } from '../credit/index.js';
 import { entityFacts } from './entity-facts.js';
 import { valuesOf } from '../platform/projections/index.js';
 
@@ -73,7 +73,7 @@ export function mountCreditViews(s: Service): void {
     const g = s.runtime.state(governance);
     const rows: PortfolioEntry[] = valuesOf(s.runtime.state(registryProjection).entities).map((e) => ({
       ...portfolioRow(credit, e.legal_name, entityFacts(s, e, now), now),
-      trend: (credit.entities[e.entity_id]?.inquiries ?? [])
+      trend: inquiriesOf(credit, e.entity_id)
         .slice(-TREND_POINTS)
         .map((i) => i.composite_score),
       open_findings: (g.findings_by_entity[e.entity_id] ?? []).filter((id) => {
@@ -102,10 +102,10 @@ export function mountCreditViews(s: Service): void {
     const facts = entityFacts(s, entity, now);
     const score = scoreEntity(facts, now);
     const credit = s.runtime.state(creditProjection);
-    const record = credit.entities[entity.entity_id];
+    const inquiries = inquiriesOf(credit, entity.entity_id);
     const behavior = planBehavior(credit, facts, now, score.composite_score).record;
     const months = new Map<string, { month: string; yours: number; other_lenders: number }>();
-    for (const i of record?.inquiries ?? []) {
+    for (const i of inquiries) {
       const month = i.as_of.slice(0, 7);
       const row = months.get(month) ?? { month, yours: 0, other_lenders: 0 };
       if (i.org_id === org_id) row.yours += 1;
@@ -125,7 +125,7 @@ export function mountCreditViews(s: Service): void {
         insufficient_data: d.insufficient_data,
       })),
       reason_codes: score.reason_codes,
-      score_history: (record?.inquiries ?? []).map((i) => ({
+      score_history: inquiries.map((i) => ({
         on: i.as_of.slice(0, 10),
         composite_score: i.composite_score,
         grade: i.grade,

@@ -22,7 +22,7 @@ import type { SamApiSource } from '../registry/index.js';
 import { defineAction, type LenderAction } from './actions.js';
 import { credit as creditProjection } from '../../projections/credit.js';
 import { registryProjection } from '../../projections/registry.js';
-import { assessedEligibility, type CreditReport } from '../credit/index.js';
+import { assessedEligibility, inquiriesOf, type CreditReport } from '../credit/index.js';
 import { renderCreditReportPdf, type ReportContext } from '../reports/credit-report-pdf.js';
 import { entityFacts } from './entity-facts.js';
 import { issueCreditReport } from './credit-actions.js';
@@ -37,7 +37,7 @@ function reportContext(s: Service, report: CreditReport, org_id: string): Report
   const entity = s.runtime.state(registryProjection).entities[report.entity_id];
   if (!entity) return undefined;
   const credit = s.runtime.state(creditProjection);
-  const inquiries = credit.entities[report.entity_id]?.inquiries ?? [];
+  const inquiries = inquiriesOf(credit, report.entity_id);
   const now = s.clock.now();
   const e = assessedEligibility(credit, entityFacts(s, entity, now), now);
   return {

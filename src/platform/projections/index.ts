@@ -7,6 +7,7 @@ export * from './runtime.js';
 export { cloneJson } from './clone.js';
 export {
   entriesOf,
+  entriesWithPrefix,
   keysOf,
   ReadModelFile,
   ReadModelFileBusy,

@@ -223,6 +223,29 @@ export class DiskCollection<T = unknown> {
     return out;
   }
 
+  /**
+   * The records whose key starts with `prefix`, in key order (code units: SQLite's byte order for
+   * well-formed keys), read by one index range of the file — not the whole collection — and merged
+   * with the changes since the last flush exactly as `entries()` merges them (changed ones from the
+   * cache as they are now, deletions left out, sets and inserts added). What lets a collection keyed
+   * `<owner>/<seq>` list one owner's records at the cost of that owner's records alone.
+   */
+  range(prefix: string): [string, T][] {
+    const out: [string, T][] = [];
+    const listed = new Set<string>();
+    for (const [key, text] of this.#file.storedRange(this.name, prefix)) {
+      listed.add(key);
+      if (this.deleted.has(key) && !this.added.has(key)) continue;
+      const cached = this.cache.get(key);
+      out.push([key, cached !== undefined ? cached : (JSON.parse(text) as T)]);
+    }
+    for (const key of this.added.keys())
+      if (!listed.has(key) && key.startsWith(prefix)) out.push([key, this.cache.get(key)!]);
+    for (const [key, { value }] of this.inserts)
+      if (!listed.has(key) && key.startsWith(prefix)) out.push([key, value]);
+    return out.sort(byKey);
+  }
+
   /** Drops unchanged records from the front of the cache until `keep` are left (or only changed ones). */
   evict(keep: number): number {
     let dropped = 0;
@@ -298,6 +321,19 @@ export function valuesOf<T>(record: Record<string, T>): T[] {
 export function entriesOf<T>(record: Record<string, T>): [string, T][] {
   const disk = collectionOf(record);
   return disk ? disk.entries() : Object.entries(record);
+}
+
+/**
+ * The entries of a read-model collection whose key starts with `prefix`, in key order (code units):
+ * one index range of the file for a disk collection (`DiskCollection.range`), a filter of a plain
+ * object's keys in the heap form (tests, snapshots) — the same entries either way.
+ */
+export function entriesWithPrefix<T>(record: Record<string, T>, prefix: string): [string, T][] {
+  const disk = collectionOf(record);
+  if (disk) return disk.range(prefix);
+  const out: [string, T][] = [];
+  for (const key of Object.keys(record)) if (key.startsWith(prefix)) out.push([key, record[key]!]);
+  return out.sort(byKey);
 }
 
 export function keysOf(record: Record<string, unknown>): string[] {
@@ -379,6 +415,7 @@ export class ReadModelFile {
   readonly #get: Statement<[string, string], string>;
   readonly #keys: Statement<[string], string>;
   readonly #entries: Statement<[string], [string, string]>;
+  readonly #from: Statement<[string, string], [string, string]>;
   readonly #put: Statement<[string, string, number, string]>;
   readonly #del: Statement<[string, string]>;
   readonly #insert: Statement<[string, string, number, string]>;
@@ -429,6 +466,11 @@ export class ReadModelFile {
       .pluck();
     this.#entries = this.#db
       .prepare<[string], [string, string]>('SELECT key, value FROM rm_records WHERE coll = ? ORDER BY ord')
+      .raw();
+    this.#from = this.#db
+      .prepare<[string, string], [string, string]>(
+        'SELECT key, value FROM rm_records WHERE coll = ? AND key >= ? ORDER BY key',
+      )
       .raw();
     this.#put = this.#db.prepare(
       `INSERT INTO rm_records (coll, key, ord, value) VALUES (?, ?, ?, ?)
@@ -589,6 +631,19 @@ export class ReadModelFile {
     else for (const key of this.#keys.iterate(coll)) yield [key, ''];
   }
 
+  /**
+   * A collection's stored rows whose key starts with `prefix`, in key order: the primary key's range
+   * from `prefix` on, left at the first key past it (keys with a prefix are contiguous in byte order,
+   * so no upper bound has to be computed from the prefix's last character).
+   */
+  *storedRange(coll: string, prefix: string): IterableIterator<[string, string]> {
+    this.stats.reads += 1;
+    for (const row of this.#from.iterate(coll, prefix)) {
+      if (!row[0].startsWith(prefix)) return;
+      yield row;
+    }
+  }
+
   nextOrd(coll: string): number {
     const next = (this.#ords.get(coll) ?? this.#maxOrd.get(coll) ?? 0) + 1;
     this.#ords.set(coll, next);
@@ -631,6 +686,11 @@ function digestOf(text: string): string {
 /** Keys in code-unit order (SQLite's byte order for ASCII keys; any order is correct, this one is fast). */
 function sortedKeys(keys: Iterable<string>): string[] {
   return [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Entries in their keys' code-unit order. */
+function byKey(a: [string, unknown], b: [string, unknown]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
 function isEmptyPlainObject(value: unknown): boolean {

@@ -127,11 +127,10 @@ describe('credit derivations', () => {
               : points;
             let state = initCreditState();
             ordered.forEach((p, i) => (state = evolveCredit(state, inquiry(i + 1, p.on, p.composite_score))));
-            const record = state.entities['ent_a'];
             const expected = compositeDropTriggers(
-              [...scoreHistory(record), current].filter((p) => p.on <= current.on),
+              [...scoreHistory(state, 'ent_a'), current].filter((p) => p.on <= current.on),
             );
-            expect(dropTriggersOf(record, current)).to.deep.equal(expected);
+            expect(dropTriggersOf(state, 'ent_a', current)).to.deep.equal(expected);
           },
         ),
         { numRuns: 3000 },

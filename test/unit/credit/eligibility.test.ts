@@ -129,9 +129,9 @@ describe('eligibility (DOMAIN §6)', () => {
           previous_state: 'PROVISIONAL',
           transitions: [],
         },
-        inquiries: [],
+        inquiry_count: 0,
+        verification_count: 0,
         drops: newDropWatch(),
-        verifications: [],
       };
       expect(eligibilityOf(w.facts(), 'GOOD_STANDING', NOW).payment_recommendation.pral).to.equal('RELEASE');
       expect(assessedEligibility(state, w.facts(), NOW).payment_recommendation).to.deep.equal({

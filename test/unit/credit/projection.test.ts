@@ -5,7 +5,9 @@ import {
   planBehavior,
   registryVerified,
   scoreEntity,
+  inquiriesOf,
   scoreHistory,
+  verificationsOf,
   type CreditState,
 } from '../../../src/credit/index.js';
 import type { EventInput, SealedEvent } from '../../../src/platform/ledger/index.js';
@@ -70,7 +72,7 @@ describe('credit projection and behavioral replay (ARCHITECTURE §6)', () => {
     };
     const behavior = sealAll(decideBehavior(credit.init(), w.facts(), NOW), undefined);
     const state = fold([...behavior, ...sealAll([inquiry], behavior.at(-1), 'org_lender_b')]);
-    expect(state.entities[GC]!.inquiries).to.deep.equal([
+    expect(inquiriesOf(state, GC)).to.deep.equal([
       {
         seq: 4,
         org_id: 'org_lender_b',
@@ -80,16 +82,51 @@ describe('credit projection and behavioral replay (ARCHITECTURE §6)', () => {
         provenance_hash: 'c'.repeat(64),
       },
     ]);
-    expect(scoreHistory(state.entities[GC])).to.deep.equal([{ on: '2026-05-20', composite_score: now + 10 }]);
+    expect(scoreHistory(state, GC)).to.deep.equal([{ on: '2026-05-20', composite_score: now + 10 }]);
     expect(decideBehavior(state, w.facts(), NOW).map((e) => [e.data.to, e.data.cause.code])).to.deep.equal([
       ['WATCH', 'COMPOSITE_DROP'],
     ]);
   });
 
+  it('keeps each entity’s inquiries and checks apart, in ledger order, even when one id extends another', () => {
+    const ids = ['ent_a', 'ent_a/b', 'ent_ab', 'ent_a/000000000009'];
+    const inputs: EventInput[] = [];
+    for (let round = 0; round < 3; round += 1)
+      for (const id of ids) {
+        inputs.push({
+          stream: `entity-${id}`,
+          type: 'CreditReportIssued',
+          data: {
+            entity_id: id,
+            composite_score: round * 10,
+            grade: 'B',
+            provenance_hash: 'd'.repeat(64),
+            as_of: `2026-05-2${round}T09:00:00.000Z`,
+            artifacts: [],
+          },
+        });
+        inputs.push(registryVerified(id, cleanRegistry()));
+      }
+    const state = fold(sealAll(inputs, undefined));
+    ids.forEach((id, i) => {
+      expect(
+        inquiriesOf(state, id).map((r) => r.seq),
+        id,
+      ).to.deep.equal([1, 9, 17].map((s) => s + 2 * i));
+      expect(
+        verificationsOf(state, id).map((r) => r.seq),
+        id,
+      ).to.deep.equal([2, 10, 18].map((s) => s + 2 * i));
+      expect(state.entities[id]).to.deep.include({ inquiry_count: 3, verification_count: 3 });
+    });
+    expect(inquiriesOf(state, 'ent_')).to.deep.equal([]);
+    expect(scoreHistory(state, 'ent_none')).to.deep.equal([]);
+  });
+
   it('records registry verifications and round-trips through a JSON snapshot', () => {
     const events = sealAll([registryVerified(GC, cleanRegistry({ registration: 'inactive' }))], undefined);
     const state = fold(events);
-    expect(state.entities[GC]!.verifications[0]).to.deep.include({
+    expect(verificationsOf(state, GC)[0]).to.deep.include({
       seq: 1,
       registration: 'inactive',
       exclusions: 'clear',
@@ -108,6 +145,6 @@ describe('credit projection and behavioral replay (ARCHITECTURE §6)', () => {
         undefined,
       ),
     );
-    expect(state).to.deep.equal({ entities: {} });
+    expect(state).to.deep.equal({ entities: {}, inquiries: {}, verifications: {} });
   });
 });

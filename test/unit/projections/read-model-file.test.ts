@@ -3,11 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { allProjections } from '../../../projections/index.js';
+import { credit as creditProjection } from '../../../projections/credit.js';
 import { ledgerIndex, type LedgerIndexState } from '../../../projections/ledger-index.js';
 import { projectsProjection } from '../../../projections/projects.js';
 import { registryProjection } from '../../../projections/registry.js';
 import { generateDataset } from '../../../bench/lib/generate.js';
-import { scoreEntity } from '../../../src/credit/index.js';
+import {
+  creditReportIssued,
+  inquiriesOf,
+  registryVerified,
+  scoreEntity,
+  scoreHistory,
+  verificationsOf,
+} from '../../../src/credit/index.js';
+import { sha256Hex } from '../../../src/platform/crypto/hash.js';
+import type { EventInput } from '../../../src/platform/ledger/index.js';
+import { sealGiven } from '../../support/decider.js';
 import { entityFacts } from '../../../src/lender-api/entity-facts.js';
 import { ManualClock } from '../../../src/platform/clock.js';
 import { readAll } from '../../../src/platform/event-store/port.js';
@@ -35,6 +46,7 @@ describe('read models on a read-model file (property)', function () {
   this.timeout(240_000);
   let dir: string;
   let events: SealedEvent[];
+  let creditIds: string[];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plumbline-read-model-file-'));
@@ -42,6 +54,50 @@ describe('read models on a read-model file (property)', function () {
     const store = SqliteEventStore.open(join(dir, 'ledger.db'));
     events = [];
     for await (const event of readAll(store)) events.push(event);
+    // Credit inquiries and registry checks (the generator records none): records of their own per
+    // event, keyed by entity (issue 19), for real entities and ids that are prefixes of each other,
+    // dated out of order now and then (the drop watch then falls back to the history).
+    const entityIds = [...new Set(events.map((e) => (e.data as { entity_id?: unknown }).entity_id))]
+      .filter((id): id is string => typeof id === 'string')
+      .slice(0, 4);
+    const ids = [...entityIds, 'ent_p', 'ent_p/q', 'ent_pq'];
+    const rng = new Rng('read-model-file-credit');
+    const credit: EventInput[] = [];
+    for (let i = 0; i < 400; i += 1) {
+      const entity_id = ids[Math.floor(rng.next() * ids.length)]!;
+      const day = 1 + Math.floor(i / 8) + (rng.next() < 0.05 ? -5 : 0);
+      const as_of = new Date(Date.UTC(2026, 0, day, 12)).toISOString();
+      credit.push(
+        rng.next() < 0.75
+          ? creditReportIssued({
+              entity_id,
+              as_of,
+              provenance_hash: sha256Hex(`report-${i}`),
+              credit: { composite_score: Math.floor(rng.next() * 1000) / 10, grade: 'B' },
+            })
+          : registryVerified(entity_id, {
+              registration: 'active',
+              exclusions: 'clear',
+              exclusion_active_since: null,
+              exclusion_terminated_on: null,
+              checked_at: as_of,
+              source: {
+                kind: 'sam_extract',
+                file: 'SAM_Exclusions_Public_Extract_20049.zip',
+                as_of: '2026-01-01',
+              },
+            }),
+      );
+    }
+    const last = events[events.length - 1]!;
+    const sealed = sealGiven(
+      credit.map((e) => ({ ...e, org_id: 'org_lender_a' })),
+      { seq: last.seq, hash: last.hash },
+    );
+    // After the generated ledger: the random batches below still mix them with flushes and evictions.
+    await store.append(sealed, last.seq);
+    events.push(...sealed);
+    creditIds = ids;
     await store.close();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +124,14 @@ describe('read models on a read-model file (property)', function () {
     }
     answers.push(index.eventSeq('f'.repeat(64)), index.artifact('not-a-hash'));
     return JSON.stringify(answers);
+  }
+
+  /** Each entity's inquiries, checks and score history, read by key range on the file. */
+  function creditAnswers(runtime: ProjectionRuntime): string {
+    const state = runtime.state(creditProjection);
+    return JSON.stringify(
+      creditIds.map((id) => [inquiriesOf(state, id), verificationsOf(state, id), scoreHistory(state, id)]),
+    );
   }
 
   function scoresOf(runtime: ProjectionRuntime, now: Date): string[] {
@@ -101,6 +165,7 @@ describe('read models on a read-model file (property)', function () {
       if (random() < 0.25 || at === events.length) {
         expect(snapshotOf(disk), `states at seq ${disk.position}`).to.deep.equal(snapshotOf(heap));
         expect(indexAnswers(disk, disk.position)).to.equal(indexAnswers(heap, heap.position));
+        expect(creditAnswers(disk)).to.equal(creditAnswers(heap));
         const now = new Date(batch[batch.length - 1]!.recorded_at);
         expect(scoresOf(disk, now)).to.deep.equal(scoresOf(heap, now));
         compared += 1;
@@ -109,6 +174,10 @@ describe('read models on a read-model file (property)', function () {
     expect(compared).to.be.greaterThan(5);
     // The workload really filled the read models.
     expect(Object.keys(heap.state(projectsProjection).draws).length).to.be.greaterThan(20);
+    const credit = heap.state(creditProjection);
+    expect(Object.keys(credit.inquiries).length).to.be.greaterThan(250);
+    expect(Object.keys(credit.verifications).length).to.be.greaterThan(50);
+    expect(inquiriesOf(credit, 'ent_p').length).to.be.greaterThan(10);
     file.close();
     await store.close();
   });
@@ -140,6 +209,7 @@ describe('read models on a read-model file (property)', function () {
     expect(second.position).to.equal(events.length);
     expect(snapshotOf(second)).to.deep.equal(snapshotOf(heap));
     expect(indexAnswers(second, events.length)).to.equal(indexAnswers(heap, events.length));
+    expect(creditAnswers(second)).to.equal(creditAnswers(heap));
 
     const flushes = file.stats.flushes;
     let progress = 0;
@@ -148,6 +218,7 @@ describe('read models on a read-model file (property)', function () {
     expect(progress).to.equal(events.length);
     expect(snapshotOf(second)).to.deep.equal(snapshotOf(heap));
     expect(indexAnswers(second, events.length)).to.equal(indexAnswers(heap, events.length));
+    expect(creditAnswers(second)).to.equal(creditAnswers(heap));
     await second.stop();
     file.close();
     expect(existsSync(`${path}.owner`)).to.equal(false);
