@@ -17,7 +17,7 @@ import { Ledger } from './platform/ledger/ledger.js';
 import type { Logger } from './platform/log.js';
 import { ProjectionRuntime } from './platform/projections/runtime.js';
 import {
-  MemoryRateLimitStore,
+  PersistedRateLimitStore,
   RateLimiter,
   RedisConnection,
   type RateLimitOnStoreError,
@@ -221,14 +221,21 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     opts.logger.warn(
       'redis did not answer at start; rate limiting follows RATE_LIMIT_ON_STORE_ERROR until it does',
     );
-  const rateStore = redis ? redis.rateLimit : new MemoryRateLimitStore(opts.clock);
-  const idempotency = redis
-    ? redis.idempotency
-    : new KeyValueIdempotencyStore(
-        sqlite
-          ? new SqliteKeyValueStore(sqlite, opts.clock)
-          : new SqliteKeyValueStore(join(opts.dataDir, 'kv.db'), opts.clock),
-      );
+  // Without Redis, idempotency records and quota counters share one key-value table: the ledger's
+  // file in embedded mode, DATA_DIR/kv.db beside EventStoreDB. Counters live in memory and are
+  // copied there within PersistedRateLimitStore's interval, so a restart keeps every key's quota.
+  const kv = redis
+    ? null
+    : sqlite
+      ? new SqliteKeyValueStore(sqlite, opts.clock)
+      : new SqliteKeyValueStore(join(opts.dataDir, 'kv.db'), opts.clock);
+  const rateStore = kv
+    ? new PersistedRateLimitStore(opts.clock, kv, {
+        onError: (e) =>
+          opts.logger.warn('rate-limit counters could not be saved; retrying', { error: e.message }),
+      })
+    : redis!.rateLimit;
+  const idempotency = kv ? new KeyValueIdempotencyStore(kv) : redis!.idempotency;
   const limiter = new RateLimiter({
     store: rateStore,
     clock: opts.clock,
@@ -302,6 +309,8 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
       await tlog.stop();
       await runtime.stop();
       readModels.close();
+      await rateStore.close();
+      kv?.close();
       await redis?.close();
       await opened.close();
     },
