@@ -21,6 +21,8 @@ import {
   RateLimiter,
   RedisConnection,
   type RateLimitOnStoreError,
+  type RateLimitPolicy,
+  type RateLimitPolicyName,
 } from './platform/rate-limit/index.js';
 import { loadOrCreateSecrets } from './platform/secrets.js';
 import { SamApiSource } from './registry/index.js';
@@ -40,6 +42,8 @@ export interface ComposeOptions {
   /** EVENTSTORE_MAX_APPEND_SIZE: the server's MaxAppendSize (default 1 MiB). */
   eventStoreMaxAppendBytes?: number | undefined;
   onStoreError?: RateLimitOnStoreError;
+  /** Quota policies; SPEC §3's by default (the load benchmark raises the limits). */
+  rateLimitPolicies?: Readonly<Record<RateLimitPolicyName, RateLimitPolicy>>;
   publicBaseUrl: string;
   keyPepper?: string | undefined;
   signingKey?: string | undefined;
@@ -240,6 +244,7 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     store: rateStore,
     clock: opts.clock,
     onStoreError: opts.onStoreError ?? 'closed',
+    ...(opts.rateLimitPolicies ? { policies: opts.rateLimitPolicies } : {}),
   });
   const verifier = new BackgroundVerifier(
     store,
