@@ -26,7 +26,6 @@ import {
   PROJECT_MINUTE_POLICY,
   RATE_LIMIT_POLICIES,
 } from '../src/platform/rate-limit/policy.js';
-import { MemoryRateLimitStore, RateLimiter } from '../src/platform/rate-limit/index.js';
 
 const [kind, arg] = process.argv.slice(2);
 
@@ -89,17 +88,14 @@ async function service(dataDir: string): Promise<Server> {
     verifyEveryMs: 30_000,
     // The tile-serving load reads /tlog/* without a key, as a public log is read.
     tlogPublic: process.env.BENCH_TLOG_PUBLIC === '1',
-  });
-  const limiter = new RateLimiter({
-    store: new MemoryRateLimitStore(systemClock),
-    clock: systemClock,
-    policies: {
+    // The service's own quota store (persisted counters in embedded mode), with limits no load reaches.
+    rateLimitPolicies: {
       ...RATE_LIMIT_POLICIES,
       lender: { ...LENDER_DAILY_POLICY, limit: 1_000_000_000 },
       project: { ...PROJECT_MINUTE_POLICY, limit: 1_000_000_000 },
     },
   });
-  const app = createApp({ ...composed.deps, limiter });
+  const app = createApp(composed.deps);
   const server = createServer(app);
   process.once('SIGTERM', () => {
     server.close();

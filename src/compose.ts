@@ -17,10 +17,12 @@ import { Ledger } from './platform/ledger/ledger.js';
 import type { Logger } from './platform/log.js';
 import { ProjectionRuntime } from './platform/projections/runtime.js';
 import {
-  MemoryRateLimitStore,
+  PersistedRateLimitStore,
   RateLimiter,
   RedisConnection,
   type RateLimitOnStoreError,
+  type RateLimitPolicy,
+  type RateLimitPolicyName,
 } from './platform/rate-limit/index.js';
 import { loadOrCreateSecrets } from './platform/secrets.js';
 import { SamApiSource } from './registry/index.js';
@@ -40,6 +42,8 @@ export interface ComposeOptions {
   /** EVENTSTORE_MAX_APPEND_SIZE: the server's MaxAppendSize (default 1 MiB). */
   eventStoreMaxAppendBytes?: number | undefined;
   onStoreError?: RateLimitOnStoreError;
+  /** Quota policies; SPEC §3's by default (the load benchmark raises the limits). */
+  rateLimitPolicies?: Readonly<Record<RateLimitPolicyName, RateLimitPolicy>>;
   publicBaseUrl: string;
   keyPepper?: string | undefined;
   signingKey?: string | undefined;
@@ -221,18 +225,26 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     opts.logger.warn(
       'redis did not answer at start; rate limiting follows RATE_LIMIT_ON_STORE_ERROR until it does',
     );
-  const rateStore = redis ? redis.rateLimit : new MemoryRateLimitStore(opts.clock);
-  const idempotency = redis
-    ? redis.idempotency
-    : new KeyValueIdempotencyStore(
-        sqlite
-          ? new SqliteKeyValueStore(sqlite, opts.clock)
-          : new SqliteKeyValueStore(join(opts.dataDir, 'kv.db'), opts.clock),
-      );
+  // Without Redis, idempotency records and quota counters share one key-value table: the ledger's
+  // file in embedded mode, DATA_DIR/kv.db beside EventStoreDB. Counters live in memory and are
+  // copied there within PersistedRateLimitStore's interval, so a restart keeps every key's quota.
+  const kv = redis
+    ? null
+    : sqlite
+      ? new SqliteKeyValueStore(sqlite, opts.clock)
+      : new SqliteKeyValueStore(join(opts.dataDir, 'kv.db'), opts.clock);
+  const rateStore = kv
+    ? new PersistedRateLimitStore(opts.clock, kv, {
+        onError: (e) =>
+          opts.logger.warn('rate-limit counters could not be saved; retrying', { error: e.message }),
+      })
+    : redis!.rateLimit;
+  const idempotency = kv ? new KeyValueIdempotencyStore(kv) : redis!.idempotency;
   const limiter = new RateLimiter({
     store: rateStore,
     clock: opts.clock,
     onStoreError: opts.onStoreError ?? 'closed',
+    ...(opts.rateLimitPolicies ? { policies: opts.rateLimitPolicies } : {}),
   });
   const verifier = new BackgroundVerifier(
     store,
@@ -302,6 +314,8 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
       await tlog.stop();
       await runtime.stop();
       readModels.close();
+      await rateStore.close();
+      kv?.close();
       await redis?.close();
       await opened.close();
     },

@@ -302,5 +302,23 @@ describe('lender credit API (SPEC §4)', function () {
       expect(nextDay.status).to.equal(200);
       expect(nextDay.headers.ratelimit).to.equal('"daily";r=99;t=86400');
     });
+
+    it('keeps the day’s count across a restart of the embedded service, and still starts over at midnight', async () => {
+      await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+      for (let i = 0; i < 100; i += 1)
+        expect((await lender(a, 'eligibility', { entity: 'Keystone Builders' })).status).to.equal(200);
+      expect((await lender(a, 'score', { entity: 'Keystone Builders' })).status).to.equal(429);
+      await svc.restart();
+      const usage = await lender(a, 'usage');
+      expect(usage.body).to.include({ used: 100, remaining: 0, resets_at: '2026-06-16T00:00:00.000Z' });
+      expect(usage.body.by_action).to.deep.equal({ eligibility: 100 });
+      const refused = await lender(a, 'score', { entity: 'Keystone Builders' });
+      expect(refused.status).to.equal(429);
+      expect(refused.body).to.include({ code: 'RATE_LIMITED' });
+      svc.clock.set('2026-06-16T00:00:00Z');
+      await svc.restart();
+      expect((await lender(a, 'usage')).body).to.include({ used: 0, remaining: 100 });
+      expect((await lender(a, 'score', { entity: 'Keystone Builders' })).status).to.equal(200);
+    });
   });
 });

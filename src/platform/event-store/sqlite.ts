@@ -614,6 +614,13 @@ export class SqliteSnapshotStore implements SnapshotStore {
   }
 }
 
+/** One row of the `kv` table: `expires_at` in epoch milliseconds. */
+export interface KeyValueEntry {
+  key: string;
+  value: string;
+  expires_at: number;
+}
+
 /**
  * Expiring string values (idempotency records) in the `kv` table, for the embedded mode without
  * Redis. Structurally a `KeyValueStore` (platform/http/idempotency.ts). Expiry is read from the
@@ -629,6 +636,8 @@ export class SqliteKeyValueStore {
     put: Statement<[string, string, string, number, number]>;
     delete: Statement<[string, string]>;
     sweep: Statement<[number]>;
+    entries: Statement<[string, number], KeyValueEntry>;
+    set: Statement<[string, string, string, number]>;
   };
 
   /** Shares the ledger's file when given the event store; opens (and owns) a file when given a path. */
@@ -655,7 +664,38 @@ export class SqliteKeyValueStore {
       ),
       delete: this.#db.prepare('DELETE FROM kv WHERE namespace = ? AND key = ?'),
       sweep: this.#db.prepare('DELETE FROM kv WHERE expires_at <= ?'),
+      entries: this.#db.prepare(
+        'SELECT key, value, expires_at FROM kv WHERE namespace = ? AND expires_at > ? ORDER BY key',
+      ),
+      set: this.#db.prepare(
+        `INSERT INTO kv (namespace, key, value, expires_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT(namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      ),
     };
+  }
+
+  /**
+   * The unexpired entries of `namespace`, for a store that keeps its state in memory and this
+   * table as its copy (the embedded rate-limit counters). Throws as the ledger store does.
+   */
+  entries(namespace: string): KeyValueEntry[] {
+    try {
+      return this.#stmt.entries.all(namespace, this.#nowMs());
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  /** Overwrites `puts` and removes `deletes` in `namespace`, in one transaction. */
+  write(namespace: string, puts: readonly KeyValueEntry[], deletes: readonly string[]): void {
+    try {
+      this.#db.transaction(() => {
+        for (const e of puts) this.#stmt.set.run(namespace, e.key, e.value, e.expires_at);
+        for (const key of deletes) this.#stmt.delete.run(namespace, key);
+      })();
+    } catch (error) {
+      throw translate(error);
+    }
   }
 
   get(namespace: string, key: string): Promise<string | undefined> {

@@ -5,6 +5,13 @@
 import type { Clock } from '../clock.js';
 import type { RateLimitPeek, RateLimitReservation, RateLimitStore } from './port.js';
 
+/** A counter as a store that persists them saves it: its count, tally and expiry (epoch ms). */
+export interface RateLimitCounterSnapshot {
+  count: number;
+  expires_at_ms: number;
+  by_action: Record<string, number>;
+}
+
 interface Counter {
   count: number;
   expiresAt: number;
@@ -58,6 +65,25 @@ export class MemoryRateLimitStore implements RateLimitStore {
       ttl_ms: counter.expiresAt - now,
       by_action: Object.fromEntries(counter.byAction),
     });
+  }
+
+  /** The live counter of `key`, or undefined when it never existed or has expired. */
+  snapshot(key: string): RateLimitCounterSnapshot | undefined {
+    const counter = this.#live(key, this.#clock.now().getTime());
+    if (!counter) return undefined;
+    return {
+      count: counter.count,
+      expires_at_ms: counter.expiresAt,
+      by_action: Object.fromEntries(counter.byAction),
+    };
+  }
+
+  /** Puts back a counter saved by an earlier process; one whose window has expired is ignored. */
+  restore(key: string, saved: RateLimitCounterSnapshot): void {
+    if (saved.expires_at_ms <= this.#clock.now().getTime()) return;
+    const counter = this.#create(key, saved.expires_at_ms);
+    counter.count = saved.count;
+    for (const [action, n] of Object.entries(saved.by_action)) if (n > 0) counter.byAction.set(action, n);
   }
 
   close(): Promise<void> {

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ManualClock } from '../../../src/platform/clock.js';
+import { SqliteKeyValueStore } from '../../../src/platform/event-store/sqlite.js';
 import {
   MemoryRateLimitStore,
+  PersistedRateLimitStore,
+  RATE_LIMIT_NAMESPACE,
   RATE_LIMIT_POLICIES,
   RateLimiter,
   RateLimitStoreUnavailable,
@@ -43,6 +49,167 @@ describe('in-process rate-limit store', () => {
     clock.advance(1);
     expect(await store.peek('rl:k')).to.deep.equal({ count: 0, ttl_ms: 0, by_action: {} });
     expect(await store.reserve('rl:k', 10, 100)).to.deep.equal({ reserved: true, count: 1, ttl_ms: 10_000 });
+  });
+});
+
+describe('rate limiter on the persisted in-process store (embedded mode)', () => {
+  let dir: string;
+  const files: SqliteKeyValueStore[] = [];
+  const stores: RateLimitStore[] = [];
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plumbline-rl-'));
+  });
+
+  after(async () => {
+    for (const store of stores) await store.close();
+    for (const file of files) file.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describeRateLimitSemantics('shared semantics', () => ({
+    store: (clock) => {
+      const file = new SqliteKeyValueStore(join(dir, `case-${files.length}.db`), clock);
+      files.push(file);
+      const store = new PersistedRateLimitStore(clock, file);
+      stores.push(store);
+      return store;
+    },
+  }));
+});
+
+describe('persisted in-process rate-limit store', () => {
+  let dir: string;
+  let clock: ManualClock;
+  let path: string;
+  const opened: SqliteKeyValueStore[] = [];
+
+  const openFile = (): SqliteKeyValueStore => {
+    const file = new SqliteKeyValueStore(path, clock);
+    opened.push(file);
+    return file;
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plumbline-rl-'));
+    path = join(dir, 'kv.db');
+    clock = new ManualClock('2026-03-10T12:00:00Z');
+  });
+
+  afterEach(() => {
+    for (const file of opened.splice(0)) file.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps every counter, its tally and its TTL across a close and a reopen of the same file', async () => {
+    const file = openFile();
+    const store = new PersistedRateLimitStore(clock, file);
+    const limiter = new RateLimiter({ store, clock });
+    for (let i = 0; i < 7; i += 1) await limiter.consume('key_a', 'lender', i < 5 ? 'score' : 'verify');
+    const released = await limiter.consume('key_a', 'lender', 'history');
+    if (released.degraded || !released.reservation) throw new Error('expected a reservation');
+    await limiter.release(released.reservation);
+    await store.reserve('rl:short', 10, 100, 'score');
+    await store.close();
+    file.close();
+
+    clock.advance(3_000);
+    const again = new PersistedRateLimitStore(clock, openFile());
+    expect(await again.peek('rl:key_a:20260310')).to.deep.equal({
+      count: 7,
+      ttl_ms: (12 * 3600 + 60) * 1000 - 3_000,
+      by_action: { score: 5, verify: 2 },
+    });
+    expect(await again.peek('rl:short')).to.deep.equal({ count: 1, ttl_ms: 7_000, by_action: { score: 1 } });
+    const usage = await new RateLimiter({ store: again, clock }).usage('key_a');
+    expect(usage).to.deep.include({ used: 7, remaining: 93 });
+    // The 94th place of the day is taken after the restart: the quota did not start over.
+    for (let i = 0; i < 93; i += 1) await again.reserve('rl:key_a:20260310', 60, 100, 'score');
+    expect(await again.reserve('rl:key_a:20260310', 60, 100, 'score')).to.include({
+      reserved: false,
+      count: 100,
+    });
+    await again.close();
+  });
+
+  it('leaves out a window that expired while the service was down, and reclaims its row', async () => {
+    const file = openFile();
+    const store = new PersistedRateLimitStore(clock, file);
+    await store.reserve('rl:short', 10, 100, 'score');
+    await store.reserve('rl:long', 100, 100, 'score');
+    await store.close();
+    file.close();
+
+    clock.advance(10_000);
+    const reopened = openFile();
+    const again = new PersistedRateLimitStore(clock, reopened);
+    // Read on a clock from before the expiry, so a row left behind would show.
+    const then = new SqliteKeyValueStore(path, new ManualClock('2026-03-10T12:00:00Z'));
+    opened.push(then);
+    expect(then.entries(RATE_LIMIT_NAMESPACE).map((r) => r.key)).to.deep.equal(['rl:long']);
+    expect(await again.peek('rl:short')).to.deep.equal({ count: 0, ttl_ms: 0, by_action: {} });
+    expect(await again.peek('rl:long')).to.deep.include({ count: 1, ttl_ms: 90_000 });
+    expect(await again.reserve('rl:short', 10, 100)).to.deep.equal({
+      reserved: true,
+      count: 1,
+      ttl_ms: 10_000,
+    });
+    await again.close();
+    expect(reopened.entries(RATE_LIMIT_NAMESPACE).map((r) => r.key)).to.deep.equal(['rl:long', 'rl:short']);
+  });
+
+  it('writes changes within its interval without a close, so a crash loses at most that interval', async () => {
+    const file = openFile();
+    const store = new PersistedRateLimitStore(clock, file, { flushEveryMs: 20 });
+    await store.reserve('rl:k', 60, 100, 'score');
+    await store.reserve('rl:k', 60, 100, 'score');
+    // Nothing written yet: the request path never waits for the disk.
+    expect(openFile().entries(RATE_LIMIT_NAMESPACE)).to.deep.equal([]);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    // A second process on the same file (the first never closed: as after a crash) sees both.
+    const survivor = new PersistedRateLimitStore(clock, openFile());
+    expect(await survivor.peek('rl:k')).to.deep.equal({ count: 2, ttl_ms: 60_000, by_action: { score: 2 } });
+    await store.close();
+  });
+
+  it('writes nothing for a refused call and skips a row it did not write instead of trusting it', async () => {
+    const file = openFile();
+    file.write(
+      RATE_LIMIT_NAMESPACE,
+      [{ key: 'rl:bad', value: '{"count":-1}', expires_at: Date.parse('2026-03-11T00:00:00Z') }],
+      [],
+    );
+    const store = new PersistedRateLimitStore(clock, file);
+    expect(await store.peek('rl:bad')).to.deep.equal({ count: 0, ttl_ms: 0, by_action: {} });
+    expect(await store.reserve('rl:zero', 60, 0)).to.deep.include({ reserved: false });
+    await store.close();
+    expect(file.entries(RATE_LIMIT_NAMESPACE).map((r) => r.key)).to.deep.equal(['rl:bad']);
+  });
+
+  it('keeps counting when a write fails and writes the counters once the file is back', async () => {
+    const errors: Error[] = [];
+    let broken = true;
+    const file = openFile();
+    const flaky = {
+      entries: (ns: string) => file.entries(ns),
+      write: (ns: string, puts: Parameters<SqliteKeyValueStore['write']>[1], dels: readonly string[]) => {
+        if (broken) throw new Error('disk full');
+        file.write(ns, puts, dels);
+      },
+      deleteExpired: () => file.deleteExpired(),
+    };
+    const store = new PersistedRateLimitStore(clock, flaky, {
+      flushEveryMs: 10,
+      onError: (e) => errors.push(e),
+    });
+    await store.reserve('rl:k', 60, 100, 'score');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(errors.map((e) => e.message)).to.include('disk full');
+    expect(await store.reserve('rl:k', 60, 100, 'score')).to.include({ reserved: true, count: 2 });
+    broken = false;
+    await store.close();
+    expect(file.entries(RATE_LIMIT_NAMESPACE)).to.have.length(1);
+    expect(await new PersistedRateLimitStore(clock, file).peek('rl:k')).to.include({ count: 2 });
   });
 });
 
