@@ -9,7 +9,7 @@ import { evolveCredit, initCreditState, type CreditState } from '../src/credit/r
 
 export const credit: Projection<CreditState> = {
   name: 'credit',
-  version: 5,
+  version: 6,
   init: initCreditState,
   evolve: evolveCredit,
 };

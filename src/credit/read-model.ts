@@ -48,6 +48,11 @@ export interface EntityCreditRecord {
   behavior: BehaviorRecord | null;
   /** How many reports were issued (records in `CreditState.inquiries`). */
   inquiry_count: number;
+  /**
+   * The composite scores of the last {@link RECENT_SCORES} reports, oldest first: what a portfolio's
+   * sparkline shows for every entity, kept bounded here so it costs no read of the entity's history.
+   */
+  recent_scores: number[];
   /** How many registry checks were recorded (records in `CreditState.verifications`). */
   verification_count: number;
   /** The latest SAM.gov API answer recorded (registry-cache.ts decides whether it is reused). */
@@ -71,8 +76,17 @@ export function initCreditState(): CreditState {
   return { entities: {}, inquiries: {}, verifications: {} };
 }
 
+/** How many of an entity's latest report scores its record keeps (`recent_scores`). */
+export const RECENT_SCORES = 12;
+
 export function newEntityCreditRecord(): EntityCreditRecord {
-  return { behavior: null, inquiry_count: 0, verification_count: 0, drops: newDropWatch() };
+  return {
+    behavior: null,
+    inquiry_count: 0,
+    recent_scores: [],
+    verification_count: 0,
+    drops: newDropWatch(),
+  };
 }
 
 function recordOf(state: CreditState, entityId: string): EntityCreditRecord {
@@ -146,6 +160,8 @@ export function evolveCredit(state: CreditState, event: SealedEvent): CreditStat
         provenance_hash,
       };
       record.inquiry_count += 1;
+      record.recent_scores.push(composite_score);
+      if (record.recent_scores.length > RECENT_SCORES) record.recent_scores.shift();
       const point = { on: as_of.slice(0, 10), composite_score };
       if (record.drops && (record.drops.last_on === null || point.on >= record.drops.last_on))
         watchScore(record.drops, point);

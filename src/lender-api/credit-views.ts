@@ -15,7 +15,14 @@ import { ProblemError } from '../platform/http/problem.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
 import { resolveEntity } from '../registry/routes.js';
-import { inquiriesOf, planBehavior, portfolioRow, scoreEntity, type PortfolioRow } from '../credit/index.js';
+import {
+  inquiriesOf,
+  planBehavior,
+  portfolioRow,
+  RECENT_SCORES,
+  scoreEntity,
+  type PortfolioRow,
+} from '../credit/index.js';
 import { entityFacts } from './entity-facts.js';
 import { valuesOf } from '../platform/projections/index.js';
 
@@ -27,8 +34,8 @@ export const PortfolioQuery = z.strictObject({
 });
 const EntityParams = z.strictObject({ id: z.string().trim().min(1).max(200) });
 
-/** How many recorded reports a sparkline shows. */
-export const TREND_POINTS = 12;
+/** How many recorded reports a sparkline shows: the scores each entity's credit record keeps. */
+export const TREND_POINTS = RECENT_SCORES;
 
 export interface PortfolioEntry extends PortfolioRow {
   trend: number[];
@@ -73,9 +80,7 @@ export function mountCreditViews(s: Service): void {
     const g = s.runtime.state(governance);
     const rows: PortfolioEntry[] = valuesOf(s.runtime.state(registryProjection).entities).map((e) => ({
       ...portfolioRow(credit, e.legal_name, entityFacts(s, e, now), now),
-      trend: inquiriesOf(credit, e.entity_id)
-        .slice(-TREND_POINTS)
-        .map((i) => i.composite_score),
+      trend: [...(credit.entities[e.entity_id]?.recent_scores ?? [])],
       open_findings: (g.findings_by_entity[e.entity_id] ?? []).filter((id) => {
         const f = g.findings[id];
         return f !== undefined && f.org_id === org_id && f.status === 'OPEN';

@@ -130,6 +130,7 @@ describe('eligibility (DOMAIN §6)', () => {
           transitions: [],
         },
         inquiry_count: 0,
+        recent_scores: [],
         verification_count: 0,
         drops: newDropWatch(),
       };

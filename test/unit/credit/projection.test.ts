@@ -6,6 +6,7 @@ import {
   registryVerified,
   scoreEntity,
   inquiriesOf,
+  RECENT_SCORES,
   scoreHistory,
   verificationsOf,
   type CreditState,
@@ -121,6 +122,30 @@ describe('credit projection and behavioral replay (ARCHITECTURE §6)', () => {
     });
     expect(inquiriesOf(state, 'ent_')).to.deep.equal([]);
     expect(scoreHistory(state, 'ent_none')).to.deep.equal([]);
+  });
+
+  it('keeps the scores of an entity’s last RECENT_SCORES reports in its record, oldest first', () => {
+    const reports = (n: number): EventInput[] =>
+      Array.from({ length: n }, (_, i) => ({
+        stream: `entity-${GC}`,
+        type: 'CreditReportIssued',
+        data: {
+          entity_id: GC,
+          composite_score: 40 + i,
+          grade: 'C',
+          provenance_hash: 'e'.repeat(64),
+          as_of: `2026-05-20T09:${String(i).padStart(2, '0')}:00.000Z`,
+          artifacts: [],
+        },
+      }));
+    for (const n of [1, RECENT_SCORES, RECENT_SCORES + 7]) {
+      const state = fold(sealAll(reports(n), undefined));
+      const fromHistory = inquiriesOf(state, GC)
+        .slice(-RECENT_SCORES)
+        .map((i) => i.composite_score);
+      expect(state.entities[GC]!.recent_scores, `${n} reports`).to.deep.equal(fromHistory);
+      expect(state.entities[GC]!.recent_scores.length).to.equal(Math.min(n, RECENT_SCORES));
+    }
   });
 
   it('records registry verifications and round-trips through a JSON snapshot', () => {
