@@ -33,6 +33,7 @@ import {
   valuesOf,
 } from '../../../src/platform/projections/index.js';
 import { Rng } from '../../../bench/lib/prng.js';
+import { foldingOn } from '../../support/read-model.js';
 
 /**
  * Read models on disk (ISSUE 19) are the same pure function of the ledger prefix as the heap fold.
@@ -228,14 +229,7 @@ describe('read models on a read-model file (property)', function () {
   it('insertIfAbsent: the first record of a key wins, stored or not, in insertion order', () => {
     const file = ReadModelFile.own(':memory:', { cacheRecords: 100 });
     const c = file.collection<number>('t.index');
-    const fold = (fn: () => void) => {
-      file.folding = true;
-      try {
-        fn();
-      } finally {
-        file.folding = false;
-      }
-    };
+    const fold = foldingOn(file);
     fold(() => {
       c.insertIfAbsent('a', 1);
       c.set('b', 2);

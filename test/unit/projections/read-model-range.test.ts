@@ -6,6 +6,7 @@ import {
   type DiskCollection,
 } from '../../../src/platform/projections/read-model-file.js';
 import { eventKey } from '../../../src/credit/index.js';
+import { foldingOn } from '../../support/read-model.js';
 
 /**
  * `DiskCollection.range` / `entriesWithPrefix` (issue 19): one owner's records of a collection read
@@ -16,14 +17,7 @@ describe('read-model collections: entries by key prefix', () => {
   function fileWith(cacheRecords: number) {
     const file = ReadModelFile.own(':memory:', { cacheRecords });
     const c = file.collection<{ v: number }>('t.records');
-    const fold = (fn: () => void) => {
-      file.folding = true;
-      try {
-        fn();
-      } finally {
-        file.folding = false;
-      }
-    };
+    const fold = foldingOn(file);
     return { file, c, fold };
   }
 
