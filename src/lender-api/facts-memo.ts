@@ -11,8 +11,11 @@
  * that belong to a project (draws, documents, change orders, observations, findings). So each
  * fact event forgets only the entities it touches (ISSUE 19 per-entity invalidation): the entities
  * it names, every party of every project it touches, and the entities the findings of those
- * projects are (or were, until this event) attributed to. An event that names nothing this
- * recognises forgets everything, so an unforeseen event type costs speed, never correctness.
+ * projects are (or were, until this event) attributed to. A site observation (any kind but a
+ * milestone) is narrower still: the rules read it only as a fact of the entity it names or, naming
+ * nobody, of its project's GC, so it forgets that one entity, not the project's every party. An
+ * event that names nothing this recognises forgets everything, so an unforeseen event type costs
+ * speed, never correctness.
  *
  * The credit capability's own events (issued reports, behavioral transitions, registry
  * verifications) are folded only by the credit read model, so they leave the facts as they were
@@ -28,6 +31,7 @@ import { governance } from '../../projections/governance.js';
 import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import type { SealedEvent } from '../platform/ledger/index.js';
+import type { ObservationRecordedData } from '../projects/index.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import { CREDIT_EVENT_TYPES, type DerivationMemo } from '../credit/index.js';
 import { keysOf, valuesOf } from '../platform/projections/index.js';
@@ -132,6 +136,20 @@ export class FactsMemo {
     };
     const ids = idsIn(event);
     if (ids === null) return 'all';
+    let recognised = false;
+    const site = siteObservation(event);
+    if (site !== null) {
+      // One entity's fact, not every party's: the credit rules read an observation only through
+      // `observationsOf` (safety record, behavioral triggers), as a fact of the entity it names or,
+      // naming nobody, of its project's GC (the controlling employer on the site).
+      recognised = true;
+      ids.delete(site.observation_id);
+      if (site.project_id !== null) ids.delete(site.project_id);
+      const holder =
+        site.entity_id ??
+        (site.project_id === null ? null : (ps.projects[site.project_id]?.general_contractor ?? null));
+      if (holder !== null) entities.add(holder);
+    }
     for (const id of ids) {
       if (id.startsWith('ent_')) entities.add(id);
       else if (id.startsWith('prj_')) projects.add(id);
@@ -149,7 +167,7 @@ export class FactsMemo {
         if (before !== undefined) entities.add(before);
       } else addProject(ps.documents[id]?.project_id);
     }
-    if (entities.size === 0 && projects.size === 0) return 'all';
+    if (entities.size === 0 && projects.size === 0 && !recognised) return 'all';
     // Named entities may have joined a project with this event: take their new projects in first.
     for (const entity of entities) this.#index(entity);
     for (const project of projects) {
@@ -205,6 +223,16 @@ function idsIn(event: SealedEvent): Set<string> | null {
     }
   }
   return out;
+}
+
+/**
+ * A recorded observation other than a milestone (which completes its project's schedule, a fact of
+ * every party's): what it is about. Null for any other event.
+ */
+function siteObservation(event: SealedEvent): ObservationRecordedData | null {
+  if (event.type !== 'ObservationRecorded') return null;
+  const data = event.data as ObservationRecordedData;
+  return data.kind === 'milestone' ? null : data;
 }
 
 const memos = new WeakMap<MemoRuntime, FactsMemo>();

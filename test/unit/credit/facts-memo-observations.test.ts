@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { allProjections } from '../../../projections/index.js';
+import { projectsProjection } from '../../../projections/projects.js';
+import { registryProjection } from '../../../projections/registry.js';
+import { generateDataset } from '../../../bench/lib/generate.js';
+import { behaviorFactsWithDrops, scoreEntity, type CreditScore } from '../../../src/credit/index.js';
+import { entityFacts } from '../../../src/lender-api/entity-facts.js';
+import { factsMemoOf } from '../../../src/lender-api/facts-memo.js';
+import { ManualClock } from '../../../src/platform/clock.js';
+import { readAll } from '../../../src/platform/event-store/port.js';
+import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
+import type { Service } from '../../../src/platform/http/service.js';
+import { seal, type SealedEvent } from '../../../src/platform/ledger/index.js';
+import { ProjectionRuntime } from '../../../src/platform/projections/runtime.js';
+import { projectStream, type ObservationRecordedData } from '../../../src/projects/index.js';
+
+/**
+ * A site observation is a fact of one entity (ISSUE 19 per-entity invalidation, DOMAIN §5
+ * safety_record): the one it names or, naming nobody, its project's GC. So it forgets that entity's
+ * derivations and keeps every other party's; a milestone, which completes the project's schedule,
+ * still forgets every party. Held on a generated ledger's project with a GC and a subcontractor:
+ * what is kept is the very object remembered before, what is forgotten is recomputed, and both
+ * equal a fresh computation after every event.
+ */
+describe('facts memo: an observation forgets only the entity it is a fact of', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let store: SqliteEventStore;
+  let runtime: ProjectionRuntime;
+  let head: SealedEvent;
+  let now: Date;
+  let gc: string;
+  let sub: string;
+  let project: string;
+  let milestone: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plumbline-facts-memo-obs-'));
+    await generateDataset({ dataDir: dir, events: 3000, seed: 'facts-memo-observations' });
+    store = SqliteEventStore.open(join(dir, 'ledger.db'));
+    const events: SealedEvent[] = [];
+    for await (const event of readAll(store)) events.push(event);
+    head = events.at(-1)!;
+    now = new Date(head.recorded_at);
+    runtime = new ProjectionRuntime(store, allProjections(), null, new ManualClock(now));
+    await runtime.apply(events);
+    const entities = runtime.state(registryProjection).entities;
+    const found = Object.values(runtime.state(projectsProjection).projects).find(
+      (p) =>
+        p.general_contractor !== null &&
+        entities[p.general_contractor] !== undefined &&
+        p.milestones.length > 0 &&
+        p.sov.some(
+          (l) => l.subcontractor && l.subcontractor !== p.general_contractor && entities[l.subcontractor],
+        ),
+    );
+    if (!found)
+      throw new Error('the generated ledger has no project with a GC, a subcontractor and milestones');
+    project = found.id;
+    gc = found.general_contractor!;
+    sub = found.sov.find(
+      (l) => l.subcontractor && l.subcontractor !== gc && entities[l.subcontractor],
+    )!.subcontractor!;
+    milestone = found.milestones[0]!.name;
+  });
+  after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const s = (): Service => ({ runtime }) as unknown as Service;
+  const factsOf = (id: string) => entityFacts(s(), runtime.state(registryProjection).entities[id]!, now);
+  const scoreOf = (id: string): CreditScore => scoreEntity(factsOf(id), now);
+  /** Score and behavioral basis through the memo equal a computation without it. */
+  const expectFresh = (id: string): void => {
+    const { memo: _memo, ...fresh } = factsOf(id);
+    expect(JSON.stringify(scoreOf(id)), id).to.equal(JSON.stringify(scoreEntity(fresh, now)));
+    expect(JSON.stringify(behaviorFactsWithDrops(factsOf(id), [], now)), id).to.equal(
+      JSON.stringify(behaviorFactsWithDrops(fresh, [], now)),
+    );
+  };
+
+  let n = 0;
+  async function observe(fields: Record<string, unknown>, entity_id: string | null): Promise<void> {
+    n += 1;
+    const data = {
+      observation_id: `OBS-${'a'.repeat(15)}${'bcdefgh'[n]!}`,
+      project_id: project,
+      entity_id,
+      observed_on: now.toISOString().slice(0, 10),
+      ...fields,
+    } as ObservationRecordedData;
+    const org_id = runtime.state(projectsProjection).projects[project]!.org_id;
+    const { event } = seal(
+      {
+        id: `00000000-0000-4000-8000-00000000000${String(n)}`,
+        stream: projectStream(project),
+        type: 'ObservationRecorded',
+        schema: 1,
+        data,
+        meta: { org_id, actor: 'test', request_id: `req_${String(n)}` },
+        recorded_at: now.toISOString(),
+      },
+      head,
+    );
+    head = event;
+    await runtime.apply([event]);
+  }
+
+  it('an unattributed incident forgets the GC only; one naming the sub forgets the sub only', async () => {
+    const memo = factsMemoOf(runtime);
+    const gcBefore = scoreOf(gc);
+    const subBefore = scoreOf(sub);
+    expect(scoreOf(gc)).to.equal(gcBefore); // remembered: the same object
+
+    await observe({ kind: 'incident', recordable: true, lost_time: false }, null);
+    expect(scoreOf(sub), 'the sub is not the controlling employer: kept').to.equal(subBefore);
+    const gcAfter = scoreOf(gc);
+    expect(gcAfter, 'the GC recomputed').to.not.equal(gcBefore);
+    expect(gcAfter.dimensions.safety_record.signals).to.equal(gcBefore.dimensions.safety_record.signals + 1);
+    expectFresh(gc);
+    expectFresh(sub);
+
+    const forgotten = memo.forgotten;
+    await observe({ kind: 'incident', recordable: true, lost_time: true }, sub);
+    expect(memo.forgotten).to.equal(forgotten + 1);
+    expect(scoreOf(gc), 'an incident naming the sub is not the GC’s fact: kept').to.equal(gcAfter);
+    const subAfter = scoreOf(sub);
+    expect(subAfter).to.not.equal(subBefore);
+    expect(subAfter.dimensions.safety_record.signals).to.equal(
+      subBefore.dimensions.safety_record.signals + 1,
+    );
+    expectFresh(gc);
+    expectFresh(sub);
+  });
+
+  it('a milestone completes the project’s schedule and forgets every party', async () => {
+    const gcBefore = scoreOf(gc);
+    const subBefore = scoreOf(sub);
+    await observe({ kind: 'milestone', name: milestone, completed_on: now.toISOString().slice(0, 10) }, null);
+    expect(scoreOf(gc)).to.not.equal(gcBefore);
+    expect(scoreOf(sub)).to.not.equal(subBefore);
+    expectFresh(gc);
+    expectFresh(sub);
+  });
+});
