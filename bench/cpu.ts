@@ -7,6 +7,9 @@
  * against run. CPU per request falls as the rate rises (writes and wake-ups batch): compare at one rate.
  *
  *   npm run bench:cpu                             usage, score and bare Express at 300 req/s, 8 s, 2 rounds
+ *   npx tsx bench/cpu.ts --only score,writes      score read-only, then score while observations on the
+ *                                                 key's projects are recorded at a tenth of the rate
+ *                                                 (server CPU per score answered, the writes' included)
  *   npx tsx bench/cpu.ts --rate 200 --seconds 10 --rounds 3 --only usage,express
  *   npx tsx bench/cpu.ts --profile                every server under --cpu-prof (profiles in the cache dir;
  *                                                 the measured window is the last `--seconds` before exit)
@@ -20,10 +23,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { childFlags, startTs, type RunningChild } from './lib/child.js';
 import { cacheRoot, copyOf, dataset, removeDir } from './lib/datasets.js';
-import { load } from './lib/load.js';
-import { entitiesToScore } from './lib/sample.js';
+import { load, type LoadResult } from './lib/load.js';
+import { entitiesToScore, projectsOf } from './lib/sample.js';
 
-const TARGETS = ['usage', 'score', 'express'] as const;
+const TARGETS = ['usage', 'score', 'writes', 'express'] as const;
 type Target = (typeof TARGETS)[number];
 
 const { values } = parseArgs({
@@ -63,6 +66,9 @@ interface CpuResult {
   target: Target;
   requests: number;
   non_2xx: number;
+  /** Observations recorded meanwhile (target `writes`), and how many were refused. */
+  writes?: number;
+  writes_non_2xx?: number;
   us_per_request: number;
 }
 
@@ -74,21 +80,36 @@ async function measure(
 ): Promise<CpuResult> {
   const pid = Number(server.ready.pid);
   const path = target === 'usage' ? '/api/lender-credit?action=usage' : '/api/lender-credit?action=score';
+  const url = (p: string): string => `http://127.0.0.1:${String(server.ready.port)}${p}`;
+  // Under writes: observations on the key's projects at a tenth of the score rate, as `npm run bench`.
+  const writing = (seconds: number): Promise<LoadResult | null> =>
+    target === 'writes'
+      ? load({
+          url: url('/api/observations'),
+          headers: { 'x-plumbline-api-key': key },
+          bodies: observationBodies,
+          connections: 2,
+          overallRate: Math.max(1, Math.round(rate / 10)),
+          warmupSeconds: 0,
+          seconds,
+        })
+      : Promise.resolve(null);
   const opts = {
-    url: `http://127.0.0.1:${String(server.ready.port)}${path}`,
+    url: url(path),
     headers: { 'x-plumbline-api-key': key },
     bodies: target === 'usage' ? ['{}'] : bodies,
     connections: Number(values.connections),
     overallRate: rate,
   };
-  await load({ ...opts, warmupSeconds: 0, seconds: 4 });
+  await Promise.all([load({ ...opts, warmupSeconds: 0, seconds: 4 }), writing(4)]);
   const before = cpuOf(pid);
-  const r = await load({ ...opts, warmupSeconds: 0, seconds });
+  const [r, w] = await Promise.all([load({ ...opts, warmupSeconds: 0, seconds }), writing(seconds)]);
   const used = cpuOf(pid) - before;
   return {
     target,
     requests: r.requests,
     non_2xx: r.non_2xx,
+    ...(w ? { writes: w.requests, writes_non_2xx: w.non_2xx } : {}),
     us_per_request: Math.round(used / Math.max(1, r.requests)),
   };
 }
@@ -96,6 +117,10 @@ async function measure(
 const ds = await dataset(Number(values.events));
 const key = ds.keys[0]!.key;
 const bodies = entitiesToScore(ds, 40).map((entity) => JSON.stringify({ entity }));
+const today = new Date().toISOString().slice(0, 10);
+const observationBodies = projectsOf(ds, ds.keys[0]!.org_id, 20).map((project_id) =>
+  JSON.stringify({ project_id, kind: 'hours_worked', hours: 8, observed_on: today }),
+);
 const scratch = mkdtempSync(join(tmpdir(), 'plumbline-bench-cpu-'));
 const results: CpuResult[] = [];
 try {
