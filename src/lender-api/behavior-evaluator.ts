@@ -15,6 +15,7 @@ import { keysOf } from '../platform/projections/index.js';
 export class BehaviorEvaluator {
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<number> | null = null;
+  #stopped = false;
 
   constructor(private readonly s: Service) {}
 
@@ -33,6 +34,9 @@ export class BehaviorEvaluator {
       // The commits below settle without I/O (SQLite is synchronous), so without this the whole
       // pass — seconds on a large ledger — would run before the server answers another request.
       await new Promise<void>((resolve) => setImmediate(resolve));
+      // A shutdown ends the pass between entities: each step is its own commit, and the next pass
+      // (this node's next start, or another node) takes up where this one stopped.
+      if (this.#stopped) break;
       const committed = await this.s.ledger.commit(
         () => {
           const entity = this.s.runtime.state(registryProjection).entities[entityId];
@@ -64,7 +68,9 @@ export class BehaviorEvaluator {
     this.#timer.unref();
   }
 
+  /** Stops the schedule and ends a running pass after the entity it is at (no new pass starts). */
   async stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     await this.#running?.catch(() => undefined);
   }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { serviceOf } from '../../src/app.js';
 import { credit } from '../../projections/credit.js';
+import { registryProjection as registry } from '../../projections/registry.js';
 import { BehaviorEvaluator } from '../../src/lender-api/behavior-evaluator.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { D, ONE_LINE_SOV, projectBody } from '../support/api-fixtures.js';
@@ -90,5 +91,43 @@ describe('scheduled behavioral evaluator (DOMAIN §5)', function () {
     expect((watch[0]!.data as { cause: { code: string } }).cause.code).to.be.a('string');
     await svc.composed.deps.runtime.rebuild();
     expect(stateOf()).to.equal('WATCH');
+  });
+
+  it('a shutdown ends a running pass after the entity it is at, and no pass starts after it', async () => {
+    const s = serviceOf(svc.app);
+    const entities = Object.keys(svc.composed.deps.runtime.state(registry).entities).length;
+    expect(entities).to.be.greaterThan(1);
+    const commit = s.ledger.commit.bind(s.ledger);
+    let commits = 0;
+    const stopping: Promise<void>[] = [];
+    const evaluator = new BehaviorEvaluator(s);
+    s.ledger.commit = ((...args: Parameters<typeof commit>) => {
+      commits += 1;
+      // SIGTERM arrives while the pass is at its first entity.
+      if (commits === 1) stopping.push(evaluator.stop());
+      return commit(...args);
+    }) as typeof s.ledger.commit;
+    try {
+      await evaluator.run();
+      await Promise.all(stopping);
+      expect(stopping).to.have.length(1);
+      expect(commits, `a pass over ${entities} entities stopped at the first`).to.equal(1);
+      expect(await evaluator.run()).to.equal(0);
+      expect(commits).to.equal(1);
+    } finally {
+      s.ledger.commit = commit;
+    }
+    // A fresh evaluator (the next start) goes over every entity.
+    const next = new BehaviorEvaluator(s);
+    s.ledger.commit = ((...args: Parameters<typeof commit>) => {
+      commits += 1;
+      return commit(...args);
+    }) as typeof s.ledger.commit;
+    try {
+      await next.run();
+      expect(commits).to.equal(1 + entities);
+    } finally {
+      s.ledger.commit = commit;
+    }
   });
 });
