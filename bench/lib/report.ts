@@ -176,7 +176,7 @@ export function targetsOf(r: Results): Target[] {
     for (const st of [st0, st1]) {
       const isLarge = st === st1;
       out.push({
-        measurement: `startup: start-to-ready ${k(st.events)} (second start), RSS at ready`,
+        measurement: `startup: start-to-ready ${k(st.events)} (second start, node dist/src/main.js), RSS at ready`,
         value: `${s2(st.ready_ms)}, RSS ${mib(st.rss_bytes)}`,
         baseline: `first start ${s2(st.first_ready_ms)} (RSS ${mib(st.first_rss_bytes)}); stop ${s2(st.first_stop_ms)}, +${mib(st.persisted_bytes)} on disk`,
         ratio: '—',
