@@ -79,12 +79,23 @@ const EnvSchema = z
     HTTP_CONCURRENCY: z.coerce.number().int().min(1).max(100_000).default(32),
     /** Requests running or waiting; past it a request is shed with 503 + Retry-After. */
     HTTP_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000_000).default(512),
+    /**
+     * Milliseconds a client has to send a whole request, headers and body (408 past it): a slow
+     * sender holds a connection no longer than this (docs/security-edge.md).
+     */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+    /** Milliseconds a client has to send the request's headers (at most HTTP_REQUEST_TIMEOUT_MS). */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(10_000),
     /** Read-model records kept in the heap between flushes (docs/ARCHITECTURE.md §5). */
     READ_MODEL_CACHE: z.coerce.number().int().min(100).max(10_000_000).default(20_000),
   })
   .refine((env) => env.HTTP_MAX_IN_FLIGHT >= env.HTTP_CONCURRENCY, {
     path: ['HTTP_MAX_IN_FLIGHT'],
     message: 'must be at least HTTP_CONCURRENCY',
+  })
+  .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
+    message: 'must be at most HTTP_REQUEST_TIMEOUT_MS',
   });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -81,7 +81,15 @@ const app = createApp({
 });
 const evaluator = new BehaviorEvaluator(serviceOf(app));
 evaluator.start(60 * 60 * 1000);
-const server = createServer(app);
+const server = createServer(
+  {
+    // A client gets this long to send its request (408 after); checked every second, not Node's 30 s.
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+    connectionsCheckingInterval: 1_000,
+  },
+  app,
+);
 server.on('error', (error: NodeJS.ErrnoException) => {
   process.stderr.write(
     error.code === 'EADDRINUSE'

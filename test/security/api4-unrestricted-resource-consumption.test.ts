@@ -17,6 +17,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -384,7 +385,17 @@ describe('OWASP API4 — unrestricted resource consumption', function () {
       const port = await freePort();
       child = spawn(process.execPath, entryArgs('src/main.ts'), {
         cwd: REPO_ROOT,
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'warn',
+          // Small, so a dozen slow clients are more than every slot, and their timeout comes soon.
+          HTTP_CONCURRENCY: '4',
+          HTTP_REQUEST_TIMEOUT_MS: '3000',
+          HTTP_HEADERS_TIMEOUT_MS: '2000',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -432,6 +443,53 @@ describe('OWASP API4 — unrestricted resource consumption', function () {
       });
       expect(usage.status).to.equal(200);
       expect(child.exitCode, 'the process is still running').to.equal(null);
+      expect((await fetch(`${base}/healthz`)).status).to.equal(200);
+    });
+
+    /** A raw connection that sends a POST's headers and the first byte of its 100-byte body. */
+    function slowClient(): { socket: Socket; answer: Promise<string>; answeredAt: () => number } {
+      const { port } = new URL(base);
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      let at = Infinity;
+      const answer = new Promise<string>((resolve) => {
+        socket.on('data', (chunk: Buffer) => {
+          if (text === '') at = performance.now();
+          text += chunk.toString('utf8');
+        });
+        socket.on('close', () => resolve(text));
+        socket.on('error', () => undefined);
+      });
+      socket.write(
+        `POST /api/lender-credit?action=usage HTTP/1.1\r\nHost: 127.0.0.1\r\nx-plumbline-api-key: ${key}\r\n` +
+          `content-type: application/json\r\ncontent-length: 100\r\nconnection: close\r\n\r\n{`,
+      );
+      return { socket, answer, answeredAt: () => at };
+    }
+
+    it('serves others while more clients than HTTP_CONCURRENCY send their bodies slowly (they hold no slot)', async () => {
+      const slow = Array.from({ length: 12 }, slowClient);
+      const finisher = slowClient();
+      await new Promise((r) => setTimeout(r, 300));
+      const res = await fetch(`${base}/api/lender-credit?action=usage`, {
+        method: 'POST',
+        headers: { 'x-plumbline-api-key': key, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const servedAt = performance.now();
+      expect(res.status).to.equal(200);
+      // One slow client finishes its body: it is served in full, through the gate again.
+      finisher.socket.write(`${' '.repeat(98)}}`);
+      expect(await finisher.answer).to.match(/^HTTP\/1\.1 200 /);
+      const answers = await Promise.all(slow.map((c) => c.answer));
+      // The others never finish: each is answered 408 at HTTP_REQUEST_TIMEOUT_MS, and closed — after
+      // the request above was served, which therefore did not wait for a slot any of them held.
+      for (const [i, text] of answers.entries()) {
+        expect(text, `slow client ${i}`).to.match(/^HTTP\/1\.1 408 /);
+        expect(slow[i]!.answeredAt(), `slow client ${i} answered after the served request`).to.be.greaterThan(
+          servedAt,
+        );
+      }
       expect((await fetch(`${base}/healthz`)).status).to.equal(200);
     });
   });

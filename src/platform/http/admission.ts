@@ -3,8 +3,13 @@
  * `maxInFlight` in all wait their turn, and the next one is shed at once with 503 + Retry-After.
  * An overloaded node so says "later" at the door instead of starting work whose Redis commands
  * would time out mid-request while the event loop is busy with everyone else's.
+ *
+ * A slot stands for work, not for waiting on a client: a body reader steps out of the gate while
+ * the body is still on its way (`stepOutWhileReading`) and queues for a slot again once it is in,
+ * so clients that send their bodies slowly cannot hold every slot (a slow-POST denial of service);
+ * the server's request timeout (HTTP_REQUEST_TIMEOUT_MS) bounds how long they may take at all.
  */
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ProblemError } from './problem.js';
 import { bindRequestScope } from './scope.js';
 
@@ -53,38 +58,92 @@ export class AdmissionGate {
         );
         return;
       }
-      const admit = (): void => {
-        this.#running += 1;
-        this.#onDone(res, () => {
-          this.#running -= 1;
-          this.#waiting.shift()?.();
-        });
-        next();
-      };
-      // Admitted at once: still inside the request's scope, so nothing to bind (issue 19 item 3).
-      if (this.#running < this.limits.concurrency) {
-        admit();
-        return;
-      }
-      // Queued: resumed from another request's finish, so bound to this request's scope.
-      const queued = bindRequestScope(admit);
-      this.#waiting.push(queued);
-      // A client that gives up while waiting leaves the queue.
-      res.once('close', () => {
-        const at = this.#waiting.indexOf(queued);
-        if (at >= 0) this.#waiting.splice(at, 1);
-      });
+      const ticket = new Ticket(this, res);
+      tickets.set(req, ticket);
+      ticket.enter(() => next());
     };
   }
 
-  #onDone(res: Response, leave: () => void): void {
-    let left = false;
-    const once = (): void => {
-      if (left) return;
-      left = true;
-      leave();
+  /** Takes a slot for `ticket` now if one is free, else queues it; `then` runs once it holds one. */
+  enter(ticket: Ticket, res: Response, then: () => void): void {
+    const admit = (): void => {
+      this.#running += 1;
+      ticket.held = true;
+      then();
     };
-    res.once('finish', once);
-    res.once('close', once);
+    // Admitted at once: still inside the request's scope, so nothing to bind (issue 19 item 3).
+    if (this.#running < this.limits.concurrency) {
+      admit();
+      return;
+    }
+    // Queued: resumed from another request's finish, so bound to this request's scope.
+    const queued = bindRequestScope(admit);
+    this.#waiting.push(queued);
+    // A client that gives up while waiting leaves the queue.
+    res.once('close', () => {
+      const at = this.#waiting.indexOf(queued);
+      if (at >= 0) this.#waiting.splice(at, 1);
+    });
   }
+
+  /** Gives back the slot `ticket` holds (if any) to the next request waiting. */
+  leave(ticket: Ticket): void {
+    if (!ticket.held) return;
+    ticket.held = false;
+    this.#running -= 1;
+    this.#waiting.shift()?.();
+  }
+}
+
+/** One admitted request's hold on the gate. */
+class Ticket {
+  held = false;
+  /** The response finished or the client went away: nothing more to hold a slot for. */
+  done = false;
+
+  constructor(
+    private readonly gate: AdmissionGate,
+    private readonly res: Response,
+  ) {
+    const over = (): void => {
+      this.done = true;
+      gate.leave(this);
+    };
+    res.once('finish', over);
+    res.once('close', over);
+  }
+
+  enter(then: () => void): void {
+    if (this.done) {
+      then();
+      return;
+    }
+    this.gate.enter(this, this.res, then);
+  }
+
+  leave(): void {
+    this.gate.leave(this);
+  }
+}
+
+const tickets = new WeakMap<Request, Ticket>();
+
+/**
+ * Runs `read` — receiving the request body: waiting on the client, not work — outside the gate when
+ * the body is not all in yet, then `then` once the request holds a slot again (it queues like a new
+ * one, but is never shed: it was admitted). A request whose body has arrived (the usual case: a
+ * small body comes with its headers), or one the gate never saw, keeps its slot throughout.
+ */
+export function stepOutWhileReading(
+  req: Request,
+  read: (done: (...args: unknown[]) => void) => void,
+  then: (...args: unknown[]) => void,
+): void {
+  const ticket = tickets.get(req);
+  if (ticket === undefined || req.complete) {
+    read(then);
+    return;
+  }
+  ticket.leave();
+  read((...args) => ticket.enter(() => then(...args)));
 }

@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { redactUrl, type Logger } from '../log.js';
 import { ctxOf, setContext, type Surface } from './context.js';
 import { depthBeyond, MAX_JSON_DEPTH } from './json-depth.js';
+import { stepOutWhileReading } from './admission.js';
 import { ProblemError } from './problem.js';
 import { bindRequestScope, runInRequestScope } from './scope.js';
 
@@ -131,11 +132,12 @@ export function jsonBody(limit = BODY_LIMIT): RequestHandler {
       );
       return;
     }
-    // body-parser calls back from the socket's stream events; bind keeps the request scope.
-    parse(
+    // body-parser calls back from the socket's stream events; bind keeps the request scope. A body
+    // still on its way is awaited outside the admission gate (a slow client holds no slot).
+    stepOutWhileReading(
       req,
-      res,
-      bindRequestScope((error?: unknown) => {
+      (done) => parse(req, res, bindRequestScope(done)),
+      (error?: unknown) => {
         if (error) {
           next(error);
           return;
@@ -153,7 +155,7 @@ export function jsonBody(limit = BODY_LIMIT): RequestHandler {
             errors: [{ path: at.join('.'), code: 'invalid_string', message }],
           }),
         );
-      }),
+      },
     );
   };
 }

@@ -16,6 +16,17 @@ describe('configuration (ARCHITECTURE §8)', () => {
     expect(config.EVENTSTORE_URL).to.equal(undefined);
   });
 
+  it('gives a client 30 s for a request and 10 s for its headers, and refuses a headers timeout past the request’s', () => {
+    expect(loadConfig({})).to.include({ HTTP_REQUEST_TIMEOUT_MS: 30_000, HTTP_HEADERS_TIMEOUT_MS: 10_000 });
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' }))
+      .to.throw(ConfigError)
+      .with.property('problems')
+      .that.satisfies((p: string[]) => p.length === 1 && p[0]!.includes('HTTP_HEADERS_TIMEOUT_MS'));
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '5000' })).to.include({
+      HTTP_HEADERS_TIMEOUT_MS: 5_000,
+    });
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ REDIS_URL: '', PORT: '' }).PORT).to.equal(8080);
   });
