@@ -10,7 +10,7 @@ import { paymentIntegritySignals } from './dimensions/payment-integrity.js';
 import { remediationResponsivenessSignals } from './dimensions/remediation-responsiveness.js';
 import { safetyRecordSignals } from './dimensions/safety-record.js';
 import { schedulePerformanceSignals } from './dimensions/schedule-performance.js';
-import { attributedFindings, type EntityFacts } from './inputs.js';
+import { attributedFindings, derived, DERIVATION, type EntityFacts } from './inputs.js';
 import { gcProjects, participationOf } from './participation.js';
 import { compareSignals, REGISTRY_FURNISHER, type Signal, type SignalContext } from './signals.js';
 
@@ -49,11 +49,23 @@ export function furnisherOf(signal: Signal, facts: EntityFacts): string | null {
   return null;
 }
 
+/**
+ * `signalContext`, remembered with the facts: the entity's participation (every document of its
+ * projects) and its findings, the costliest part of a score, which a site observation leaves alone.
+ */
+export function rememberedContext(facts: EntityFacts, now: Date): SignalContext {
+  return derived(facts, `${DERIVATION.context}${dayOf(now)}`, () => signalContext(facts, now));
+}
+
 /** Every signal about the entity as of `now`, each naming its furnisher, in a deterministic order. */
 export function gatherSignals(facts: EntityFacts, now: Date): Signal[] {
-  const ctx = signalContext(facts, now);
-  return Object.values(DIMENSION_SIGNALS)
-    .flatMap((signalsOf) => signalsOf(ctx))
+  const ctx = rememberedContext(facts, now);
+  // Each dimension's signals are remembered apart, so a fact that changes one dimension (a site
+  // observation: the safety record) recomputes that one only.
+  return (Object.entries(DIMENSION_SIGNALS) as [Dimension, (ctx: SignalContext) => Signal[]][])
+    .flatMap(([dimension, signalsOf]) =>
+      derived(facts, `${DERIVATION.signals(dimension)}${ctx.today}`, () => signalsOf(ctx)),
+    )
     .filter((s) => s.observed_on <= ctx.today)
     .map((s) => {
       const furnisher = furnisherOf(s, facts);

@@ -122,6 +122,27 @@ export function derived<T>(facts: EntityFacts, key: string, compute: () => T): T
   return facts.memo ? facts.memo.remember(key, compute) : compute();
 }
 
+/**
+ * The derivations remembered per entity, by key prefix (each key ends with the day it is for). Those
+ * that read the entity's observations — the safety record's signals, the composite built on every
+ * dimension, the behavioral basis — are what a new site observation of the entity changes; the
+ * others (the context of participation and findings, the other dimensions' signals), the costly
+ * part, stay as they were (`readsObservations`).
+ */
+export const DERIVATION = {
+  context: 'context:',
+  signals: (dimension: string) => `signals:${dimension}:`,
+  score: 'score:',
+  behavior: 'behavior:',
+} as const;
+
+const FROM_OBSERVATIONS = [DERIVATION.signals('safety_record'), DERIVATION.score, DERIVATION.behavior];
+
+/** Whether the derivation remembered under `key` reads the entity's observations. */
+export function readsObservations(key: string): boolean {
+  return FROM_OBSERVATIONS.some((prefix) => key.startsWith(prefix));
+}
+
 /** Findings attributed to the entity and opened by `today` (facts dated later are not yet known). */
 export function attributedFindings(facts: EntityFacts, today: IsoDate): FindingRecord[] {
   return facts.findings.filter((f) => f.entity_id === facts.entity_id && f.opened_on <= today);

@@ -21,7 +21,7 @@ import {
 } from './constants.js';
 import { clamp, dayOf, round1 } from './dates.js';
 import { gatherSignals } from './gather.js';
-import { derived, type EntityFacts } from './inputs.js';
+import { derived, DERIVATION, type EntityFacts } from './inputs.js';
 import { FACTORS, factorsOf, type FactorDefinition, type ReasonCode } from './reason-codes.js';
 import type { Signal } from './signals.js';
 
@@ -165,5 +165,5 @@ export function scoreSignals(signals: readonly Signal[]): CreditScore {
 
 /** The entity's credit score as of `now` (DOMAIN §5). Every rule counts whole days, so the day is the key. */
 export function scoreEntity(facts: EntityFacts, now: Date): CreditScore {
-  return derived(facts, `score:${dayOf(now)}`, () => scoreSignals(gatherSignals(facts, now)));
+  return derived(facts, `${DERIVATION.score}${dayOf(now)}`, () => scoreSignals(gatherSignals(facts, now)));
 }

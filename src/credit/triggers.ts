@@ -9,8 +9,8 @@ import type { IsoDate } from '../projects/facts.js';
 import { COMPOSITE_DROP_POINTS, COMPOSITE_DROP_WINDOW_DAYS, WARNING_OPEN_LIMIT_DAYS } from './constants.js';
 import { addDays, dayOf, daysBetween } from './dates.js';
 import { observationsOf } from './dimensions/safety-record.js';
-import { signalContext } from './gather.js';
-import { derived, resolvedBy, type EntityFacts, type RegistryStatus } from './inputs.js';
+import { rememberedContext } from './gather.js';
+import { derived, DERIVATION, resolvedBy, type EntityFacts, type RegistryStatus } from './inputs.js';
 import { coverageWindows } from './insurance.js';
 import { billedOn } from './participation.js';
 import { fundedDraws, type SignalContext } from './signals.js';
@@ -204,7 +204,7 @@ interface FactsBasis {
 }
 
 function factsBasis(facts: EntityFacts, now: Date): FactsBasis {
-  const ctx = signalContext(facts, now);
+  const ctx = rememberedContext(facts, now);
   const triggers = [
     ...findingTriggers(ctx.findings, ctx.today),
     ...lapseTriggers(ctx),
@@ -231,7 +231,7 @@ export function behaviorFactsWithDrops(
   drops: readonly Trigger[],
   now: Date,
 ): BehaviorFacts {
-  const basis = derived(facts, `behavior:${dayOf(now)}`, () => factsBasis(facts, now));
+  const basis = derived(facts, `${DERIVATION.behavior}${dayOf(now)}`, () => factsBasis(facts, now));
   const triggers = [...basis.triggers, ...drops].sort(
     (a, b) => a.on.localeCompare(b.on) || a.kind.localeCompare(b.kind) || idOf(a).localeCompare(idOf(b)),
   );

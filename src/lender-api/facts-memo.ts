@@ -13,7 +13,10 @@
  * it names, every party of every project it touches, and the entities the findings of those
  * projects are (or were, until this event) attributed to. A site observation (any kind but a
  * milestone) is narrower still: the rules read it only as a fact of the entity it names or, naming
- * nobody, of its project's GC, so it forgets that one entity, not the project's every party. An
+ * nobody, of its project's GC, so it concerns that one entity, not the project's every party; and
+ * of that entity's derivations it forgets only those that read observations (`readsObservations`:
+ * the safety record's signals, the composite, the behavioral basis), keeping the costly context of
+ * its participation and findings and the other dimensions' signals. An
  * event that names nothing this recognises forgets everything, so an unforeseen event type costs
  * speed, never correctness.
  *
@@ -33,7 +36,7 @@ import { projectsProjection } from '../../projections/projects.js';
 import type { SealedEvent } from '../platform/ledger/index.js';
 import type { ObservationRecordedData } from '../projects/index.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
-import { CREDIT_EVENT_TYPES, type DerivationMemo } from '../credit/index.js';
+import { CREDIT_EVENT_TYPES, readsObservations, type DerivationMemo } from '../credit/index.js';
 import { keysOf, valuesOf } from '../platform/projections/index.js';
 
 /** What the memo follows: the read models, where they stand, and each event they apply. */
@@ -52,16 +55,26 @@ const WALK_LIMIT = 10_000;
 
 class EntityMemo implements DerivationMemo {
   readonly #values = new Map<string, unknown>();
+  constructor(private readonly counts: { computed: number }) {}
   remember<T>(key: string, compute: () => T): T {
     if (this.#values.has(key)) return this.#values.get(key) as T;
     const value = compute();
+    this.counts.computed += 1;
     this.#values.set(key, value);
     return value;
   }
+  /** Forgets the derivations whose key `which` names. */
+  forget(which: (key: string) => boolean): void {
+    for (const key of [...this.#values.keys()]) if (which(key)) this.#values.delete(key);
+  }
 }
 
-/** What one event touches: some entities, or (when it names nothing recognised) all of them. */
-type Touched = ReadonlySet<string> | 'all';
+/**
+ * What one event touches: entities whose every derivation it may change, and entities of whom it
+ * is a site observation (only what reads observations changes); or, when it names nothing
+ * recognised, everything.
+ */
+type Touched = { entities: ReadonlySet<string>; observed: ReadonlySet<string> } | 'all';
 
 export class FactsMemo {
   readonly #runtime: MemoRuntime;
@@ -75,9 +88,17 @@ export class FactsMemo {
   readonly #attributed = new Map<string, string>();
   /** The seq of the last event that may have changed some entity's facts. */
   #epoch: number;
-  /** Entities forgotten one by one (for tests and metrics), and full clears. */
+  /**
+   * Entities forgotten one by one, entities whose observation-derived values were forgotten, full
+   * clears, and derivations computed (for tests and metrics).
+   */
   forgotten = 0;
+  observed = 0;
   clears = 0;
+  readonly #counts = { computed: 0 };
+  get computed(): number {
+    return this.#counts.computed;
+  }
 
   constructor(runtime: MemoRuntime) {
     this.#runtime = runtime;
@@ -105,7 +126,7 @@ export class FactsMemo {
     }
     let memo = byOutcome.get(outcome);
     if (!memo) {
-      memo = new EntityMemo();
+      memo = new EntityMemo(this.#counts);
       byOutcome.set(outcome, memo);
     }
     return memo;
@@ -120,7 +141,13 @@ export class FactsMemo {
       this.clears += 1;
       return;
     }
-    for (const entity of touched) if (this.#entities.delete(entity)) this.forgotten += 1;
+    for (const entity of touched.entities) if (this.#entities.delete(entity)) this.forgotten += 1;
+    for (const entity of touched.observed) {
+      const byOutcome = this.#entities.get(entity);
+      if (!byOutcome) continue;
+      for (const memo of byOutcome.values()) memo.forget(readsObservations);
+      this.observed += 1;
+    }
   }
 
   /** The entities whose facts `event` (already folded) may have changed. */
@@ -137,18 +164,21 @@ export class FactsMemo {
     const ids = idsIn(event);
     if (ids === null) return 'all';
     let recognised = false;
+    const observed = new Set<string>();
     const site = siteObservation(event);
     if (site !== null) {
       // One entity's fact, not every party's: the credit rules read an observation only through
       // `observationsOf` (safety record, behavioral triggers), as a fact of the entity it names or,
-      // naming nobody, of its project's GC (the controlling employer on the site).
+      // naming nobody, of its project's GC (the controlling employer on the site). And of that
+      // entity's derivations, only those that read observations change.
       recognised = true;
       ids.delete(site.observation_id);
       if (site.project_id !== null) ids.delete(site.project_id);
+      if (site.entity_id !== null) ids.delete(site.entity_id);
       const holder =
         site.entity_id ??
         (site.project_id === null ? null : (ps.projects[site.project_id]?.general_contractor ?? null));
-      if (holder !== null) entities.add(holder);
+      if (holder !== null) observed.add(holder);
     }
     for (const id of ids) {
       if (id.startsWith('ent_')) entities.add(id);
@@ -182,7 +212,7 @@ export class FactsMemo {
         }
       }
     }
-    return entities;
+    return { entities, observed };
   }
 
   /** Takes the projects `entity` joined since last time into the reverse index. */

@@ -170,11 +170,29 @@ describe('credit derivations', () => {
       ];
       expect(behaviorFacts(remembered, scores, NOW)).to.deep.equal(behaviorFacts(fresh, scores, NOW));
       expect(behaviorFacts(remembered, [], NOW)).to.deep.equal(behaviorFacts(fresh, [], NOW));
-      expect(memo.computed).to.equal(2);
-      expect(memo.hits).to.equal(2);
+      // Each once: the context (participation, findings), the six dimensions' signals, the
+      // composite, the behavioral basis (which reuses the context).
+      expect(memo.computed).to.equal(9);
+      expect([...memo.values.keys()].map((k) => k.split(':').slice(0, -1).join(':')).sort()).to.deep.equal(
+        [
+          'behavior',
+          'context',
+          'score',
+          ...[
+            'compliance_standing',
+            'draw_accuracy',
+            'payment_integrity',
+            'remediation_responsiveness',
+            'safety_record',
+            'schedule_performance',
+          ].map((d) => `signals:${d}`),
+        ].sort(),
+      );
+      // The second score and behavior of the day, and the behavioral basis's context.
+      expect(memo.hits).to.equal(3);
       const tomorrow = new Date(NOW.getTime() + 86_400_000);
       expect(scoreEntity(remembered, tomorrow)).to.deep.equal(scoreEntity(fresh, tomorrow));
-      expect(memo.computed).to.equal(3);
+      expect(memo.computed).to.equal(9 + 8);
     });
 
     it('keep the registry check of the facts at hand, not the remembered one', () => {

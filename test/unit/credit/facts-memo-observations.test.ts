@@ -20,8 +20,8 @@ import { projectStream, type ObservationRecordedData } from '../../../src/projec
 /**
  * A site observation is a fact of one entity (ISSUE 19 per-entity invalidation, DOMAIN §5
  * safety_record): the one it names or, naming nobody, its project's GC. So it forgets that entity's
- * derivations and keeps every other party's; a milestone, which completes the project's schedule,
- * still forgets every party. Held on a generated ledger's project with a GC and a subcontractor:
+ * derivations that read observations (and only those) and keeps every other party's; a milestone,
+ * which completes the project's schedule, still forgets every party whole. Held on a generated ledger's project with a GC and a subcontractor:
  * what is kept is the very object remembered before, what is forgotten is recomputed, and both
  * equal a fresh computation after every event.
  */
@@ -118,15 +118,21 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
 
     await observe({ kind: 'incident', recordable: true, lost_time: false }, null);
     expect(scoreOf(sub), 'the sub is not the controlling employer: kept').to.equal(subBefore);
+    const computed = memo.computed;
     const gcAfter = scoreOf(gc);
     expect(gcAfter, 'the GC recomputed').to.not.equal(gcBefore);
+    // Only what reads observations: the safety record's signals and the composite — not the context
+    // (participation, findings) nor the other five dimensions.
+    expect(memo.computed - computed, 'derivations computed again').to.equal(2);
     expect(gcAfter.dimensions.safety_record.signals).to.equal(gcBefore.dimensions.safety_record.signals + 1);
     expectFresh(gc);
     expectFresh(sub);
 
+    const observed = memo.observed;
     const forgotten = memo.forgotten;
     await observe({ kind: 'incident', recordable: true, lost_time: true }, sub);
-    expect(memo.forgotten).to.equal(forgotten + 1);
+    expect(memo.observed).to.equal(observed + 1);
+    expect(memo.forgotten, 'no entity forgotten whole').to.equal(forgotten);
     expect(scoreOf(gc), 'an incident naming the sub is not the GC’s fact: kept').to.equal(gcAfter);
     const subAfter = scoreOf(sub);
     expect(subAfter).to.not.equal(subBefore);
@@ -137,11 +143,35 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
     expectFresh(sub);
   });
 
+  it('a serious citation naming the sub changes its behavioral basis too (a SERIOUS_CITATION trigger)', async () => {
+    const triggers = (id: string): string[] =>
+      behaviorFactsWithDrops(factsOf(id), [], now).triggers.map((t) => t.kind);
+    const before = triggers(sub).filter((k) => k === 'SERIOUS_CITATION').length;
+    const today = now.toISOString().slice(0, 10);
+    await observe(
+      {
+        kind: 'osha_citation',
+        activity_nr: '1234567',
+        type: 'S',
+        penalty: 500_000,
+        abate_by: today,
+        abated_on: null,
+      },
+      sub,
+    );
+    expect(triggers(sub).filter((k) => k === 'SERIOUS_CITATION')).to.have.length(before + 1);
+    expectFresh(sub);
+    expectFresh(gc);
+  });
+
   it('a milestone completes the project’s schedule and forgets every party', async () => {
+    const memo = factsMemoOf(runtime);
     const gcBefore = scoreOf(gc);
     const subBefore = scoreOf(sub);
     await observe({ kind: 'milestone', name: milestone, completed_on: now.toISOString().slice(0, 10) }, null);
+    const computed = memo.computed;
     expect(scoreOf(gc)).to.not.equal(gcBefore);
+    expect(memo.computed - computed, 'the context, six dimensions and the composite').to.equal(8);
     expect(scoreOf(sub)).to.not.equal(subBefore);
     expectFresh(gc);
     expectFresh(sub);
