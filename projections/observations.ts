@@ -1,16 +1,18 @@
 /**
  * The `observations` read model (ARCHITECTURE §6): DOMAIN §8 rail facts by id, indexed per org,
- * project and entity in recording order. Pure; updates the state it owns in place.
+ * project and entity in recording order (records keyed `<owner>/<seq>`, ARCHITECTURE §5). Pure; updates the state it owns in place.
  */
 import type { SealedEvent } from '../src/platform/ledger/index.js';
+import { appendOwned } from '../src/platform/projections/read-model-file.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
 import type { ObservationRecordedData } from '../src/projects/events.js';
 import type { Observation, ObservationsState } from '../src/projects/facts.js';
 
 export const observationsProjection: Projection<ObservationsState> = {
   name: 'observations',
-  version: 1,
-  init: () => ({ observations: {}, by_org: {}, by_project: {}, by_entity: {} }),
+  // 2: the per-owner id lists as records keyed `<owner>/<seq>` (`by_*_seq`), not arrays.
+  version: 2,
+  init: () => ({ observations: {}, by_org_seq: {}, by_project_seq: {}, by_entity_seq: {} }),
   evolve(state, event) {
     const org_id = event.meta.org_id;
     if (event.type !== 'ObservationRecorded' || org_id === null) return state;
@@ -25,10 +27,12 @@ export const observationsProjection: Projection<ObservationsState> = {
       id: observation_id,
     };
     state.observations[observation_id] = observation;
-    (state.by_org[org_id] ??= []).push(observation_id);
+    // One new record per list (nothing read): an append costs the same however long the list is.
+    appendOwned(state.by_org_seq, org_id, e.seq, observation_id);
     if (observation.project_id !== null)
-      (state.by_project[observation.project_id] ??= []).push(observation_id);
-    if (observation.entity_id !== null) (state.by_entity[observation.entity_id] ??= []).push(observation_id);
+      appendOwned(state.by_project_seq, observation.project_id, e.seq, observation_id);
+    if (observation.entity_id !== null)
+      appendOwned(state.by_entity_seq, observation.entity_id, e.seq, observation_id);
     return state;
   },
 };

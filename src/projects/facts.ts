@@ -614,8 +614,12 @@ export interface ProjectsState {
 /** State of the `observations` projection (projections/observations.ts). */
 export interface ObservationsState {
   observations: Record<string, Observation>;
-  /** Observation ids per org / project / entity, in recording order. */
-  by_org: Record<string, string[]>;
-  by_project: Record<string, string[]>;
-  by_entity: Record<string, string[]>;
+  /**
+   * Observation ids per org / project / entity, one record per observation keyed
+   * `<owner>/<seq>` (`ownedKey`), not one growing array per owner (whose every append rewrote the
+   * whole list at the next flush): `ownedValues(by_org_seq, org_id)` lists an org's in recording order.
+   */
+  by_org_seq: Record<string, string>;
+  by_project_seq: Record<string, string>;
+  by_entity_seq: Record<string, string>;
 }

@@ -3,6 +3,7 @@
  * `undefined` (or an empty page) for another org's id, exactly as for an unknown one
  * (ARCHITECTURE §4). Lists are in recording order with `limit` + opaque cursor (SPEC §2).
  */
+import { ownedValues } from '../platform/projections/index.js';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, encodeCursor } from './contract-primitives.js';
 import type {
   ChangeOrder,
@@ -165,7 +166,7 @@ export function listObservations(
   filter: ObservationFilter = {},
   page: PageRequest = {},
 ): Page<Observation> {
-  const ids = (s.by_org[org_id] ?? []).filter((id) => {
+  const ids = ownedValues(s.by_org_seq, org_id).filter((id) => {
     const o = s.observations[id];
     if (!o) return false;
     if (filter.project_id !== undefined && o.project_id !== filter.project_id) return false;

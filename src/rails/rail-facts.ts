@@ -11,6 +11,7 @@ import type {
   ProjectsState,
   Recorded,
 } from '../projects/facts.js';
+import { ownedValues } from '../platform/projections/index.js';
 import { latestOf } from './dates.js';
 import {
   RAIL_NAMES,
@@ -64,10 +65,10 @@ export function railFactsFor(
   // observation the org ever recorded — governance reads this slice on every command.
   const observations =
     project_id === null
-      ? pick(observationsState.observations, observationsState.by_org[org_id] ?? [], org_id)
+      ? pick(observationsState.observations, ownedValues(observationsState.by_org_seq, org_id), org_id)
       : pick(
           observationsState.observations,
-          inScope.has(project_id) ? (observationsState.by_project[project_id] ?? []) : [],
+          inScope.has(project_id) ? ownedValues(observationsState.by_project_seq, project_id) : [],
           org_id,
         );
   const facts: Omit<RailFacts, 'platform'> = {

@@ -8,7 +8,10 @@ export { cloneJson } from './clone.js';
 export {
   entriesOf,
   entriesWithPrefix,
+  appendOwned,
   keysOf,
+  ownedKey,
+  ownedValues,
   ReadModelFile,
   ReadModelFileBusy,
   storedCheckpointOf,

@@ -336,6 +336,45 @@ export function entriesWithPrefix<T>(record: Record<string, T>, prefix: string):
   return out.sort(byKey);
 }
 
+/** Digits of a seq in an owned key (`ownedKey`): ledger order is then key order up to 10^12 events. */
+export const SEQ_DIGITS = 12;
+
+/**
+ * The key of an owner's record of the event at `seq` in a per-event collection: `<owner>/<seq,
+ * zero-padded>`. An append-only list that grows with an owner's history (an org's observations, an
+ * entity's inquiries) is such a collection, not an array inside the owner's record: a record changed
+ * by a fold is rewritten whole at the next flush, so an array there would make each append cost the
+ * whole list (issue 19). Each append is one new row instead, and nothing is read to make it.
+ */
+export function ownedKey(owner: string, seq: number): string {
+  return `${owner}/${String(seq).padStart(SEQ_DIGITS, '0')}`;
+}
+
+/**
+ * Appends `value` to an owner's per-event collection as its record of the event at `seq`: on the
+ * file a first-wins insert (`insertIfAbsent`: nothing read, nothing cached — a fold never reads these
+ * records back, and the key is new), in the heap form a plain write. The same records either way.
+ */
+export function appendOwned<T>(records: Record<string, T>, owner: string, seq: number, value: T): void {
+  const key = ownedKey(owner, seq);
+  const disk = collectionOf(records);
+  if (disk) disk.insertIfAbsent(key, value);
+  else records[key] = value;
+}
+
+/**
+ * One owner's records of a per-event collection (keyed by `ownedKey`), in ledger order: one key
+ * range of the file (`entriesWithPrefix`). The key length check keeps out an owner whose id extends
+ * this one's past a `/` (`a/b`'s keys start with `a/` too, but are longer than `a/` + the digits).
+ */
+export function ownedValues<T>(records: Record<string, T>, owner: string): T[] {
+  const prefix = `${owner}/`;
+  const length = prefix.length + SEQ_DIGITS;
+  const out: T[] = [];
+  for (const [key, value] of entriesWithPrefix(records, prefix)) if (key.length === length) out.push(value);
+  return out;
+}
+
 export function keysOf(record: Record<string, unknown>): string[] {
   const disk = collectionOf(record);
   return disk ? disk.keys() : Object.keys(record);
@@ -410,8 +449,11 @@ export class ReadModelFile {
   #cachedCount = 0;
   /** True while the runtime folds an event: only then may states change. */
   folding = false;
-  /** Reads of the file (cache misses), records written, flushes: for probes of the cache (nothing exports them yet). */
-  readonly stats = { reads: 0, writes: 0, flushes: 0 };
+  /**
+   * Reads of the file (cache misses), records written and their JSON's length, flushes: for probes
+   * of the cache and of what a flush costs (nothing exports them yet).
+   */
+  readonly stats = { reads: 0, writes: 0, bytes: 0, flushes: 0 };
   readonly #get: Statement<[string, string], string>;
   readonly #keys: Statement<[string], string>;
   readonly #entries: Statement<[string], [string, string]>;
@@ -557,10 +599,13 @@ export class ReadModelFile {
           this.#put.run(c.name, key, c.added.get(key) ?? 0, text);
           c.texts.set(key, digest);
           this.stats.writes += 1;
+          this.stats.bytes += text.length;
         }
         for (const key of sortedKeys(c.inserts.keys())) {
           const { value, ord } = c.inserts.get(key)!;
-          this.#insert.run(c.name, key, ord, JSON.stringify(value));
+          const text = JSON.stringify(value);
+          this.#insert.run(c.name, key, ord, text);
+          this.stats.bytes += text.length;
         }
         this.stats.writes += c.inserts.size;
       }

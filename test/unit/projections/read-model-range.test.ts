@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
+  appendOwned,
   entriesWithPrefix,
+  ownedKey,
+  ownedValues,
   ReadModelFile,
   type DiskCollection,
 } from '../../../src/platform/projections/read-model-file.js';
@@ -170,5 +173,42 @@ describe('read-model collections: entries by key prefix', () => {
       }),
       { numRuns: 1500 },
     );
+  });
+  it('appends to an owner’s list without reading it, and a flush writes the new records alone', () => {
+    // An org's observation ids (projections/observations.ts): one record per id keyed <owner>/<seq>.
+    const file = ReadModelFile.own(':memory:', { cacheRecords: 10 });
+    const c = file.collection<string>('t.ids');
+    const fold = foldingOn(file);
+    const heap: Record<string, string> = {};
+    const owners = ['org_a', 'org_a/b', 'org_ab'];
+    let seq = 0;
+    const append = (owner: string) => {
+      seq += 1;
+      fold(() => appendOwned(c.proxy, owner, seq, `OBS-${seq}`));
+      appendOwned(heap, owner, seq, `OBS-${seq}`);
+    };
+    for (let i = 0; i < 3000; i += 1) append(owners[i % 7 === 0 ? 1 + (i % 2) : 0]!);
+    file.flush([]);
+    const listed = (owner: string) => ownedValues(c.proxy, owner);
+    for (const owner of owners) expect(listed(owner), owner).to.deep.equal(ownedValues(heap, owner));
+    expect(listed('org_a').length).to.be.greaterThan(2500);
+    expect(listed('org_a').slice(0, 2)).to.deep.equal(['OBS-2', 'OBS-3']);
+    expect(listed('org_')).to.deep.equal([]);
+
+    // One more id of the big owner: no read of the file, nothing cached, one record of ~10 bytes
+    // written — the same as for its first id.
+    const { reads, writes, bytes } = file.stats;
+    const cached = file.cachedRecords;
+    append('org_a');
+    expect(file.stats.reads).to.equal(reads);
+    expect(file.cachedRecords).to.equal(cached);
+    // Listed before the flush (from the pending inserts) and after it (from the file).
+    expect(listed('org_a').at(-1)).to.equal(`OBS-${seq}`);
+    file.flush([]);
+    expect(file.stats.writes - writes).to.equal(1);
+    expect(file.stats.bytes - bytes).to.equal(JSON.stringify(`OBS-${seq}`).length);
+    expect(listed('org_a')).to.deep.equal(ownedValues(heap, 'org_a'));
+    expect(c.get(ownedKey('org_a', seq))).to.equal(`OBS-${seq}`);
+    file.close();
   });
 });

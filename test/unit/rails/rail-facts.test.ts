@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Observation, ObservationsState, Project, ProjectsState } from '../../../src/projects/facts.js';
+import { ownedKey } from '../../../src/platform/projections/index.js';
 import { railFactsFor } from '../../../src/rails/rail-facts.js';
 import type { PlatformWatermarks } from '../../../src/rails/rail.js';
 import { WORKFORCE_RAIL } from '../../../src/rails/workforce.js';
@@ -72,13 +73,21 @@ function observationsState(): ObservationsState {
   return {
     observations: Object.fromEntries(observations.map((o) => [o.id, o])),
     // OBS-b1 is wrongly listed under ORG as well: the org check on the fact must drop it.
-    by_org: { [ORG]: ['OBS-a1', 'OBS-a2', 'OBS-b1'], [OTHER_ORG]: ['OBS-b1'] },
-    by_project: { [A1]: ['OBS-a1'], [A2]: ['OBS-a2'], [B1]: ['OBS-b1'] },
-    by_entity: { [GC]: ['OBS-a1', 'OBS-a2', 'OBS-b1'] },
+    by_org_seq: listed({ [ORG]: ['OBS-a1', 'OBS-a2', 'OBS-b1'], [OTHER_ORG]: ['OBS-b1'] }),
+    by_project_seq: listed({ [A1]: ['OBS-a1'], [A2]: ['OBS-a2'], [B1]: ['OBS-b1'] }),
+    by_entity_seq: listed({ [GC]: ['OBS-a1', 'OBS-a2', 'OBS-b1'] }),
   };
 }
 
 const ids = (items: readonly { id: string }[]): string[] => items.map((i) => i.id);
+
+/** Per-owner id lists as the projection keeps them: one record per id keyed `<owner>/<seq>`. */
+function listed(lists: Record<string, string[]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  let seq = 0;
+  for (const [owner, list] of Object.entries(lists)) for (const id of list) out[ownedKey(owner, ++seq)] = id;
+  return out;
+}
 
 describe('railFactsFor (org scoping)', () => {
   it('given two orgs, when org A’s slice is built, then none of org B’s projects or facts enter', () => {
