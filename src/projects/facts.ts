@@ -584,12 +584,6 @@ export interface ProjectIndex {
   draw_ids: string[];
 }
 
-/** Ids of one org's facts, each list in recording order. */
-export interface OrgIndex {
-  project_ids: string[];
-  resolution_ids: string[];
-}
-
 /** State of the `projects` projection (projections/projects.ts). Plain objects only (JSON snapshots). */
 export interface ProjectsState {
   projects: Record<string, Project>;
@@ -599,7 +593,14 @@ export interface ProjectsState {
   /** By finding id. */
   resolutions: Record<string, FindingResolution>;
   by_project: Record<string, ProjectIndex>;
-  by_org: Record<string, OrgIndex>;
+  /**
+   * Each org's project ids and finding-resolution ids, in recording order: one record per id keyed
+   * `<org>/<seq>` (`ownedKey`), not arrays in one record per org that each registration or
+   * resolution rewrote whole at the next flush (they grow with the org's history, issue 19).
+   * `ownedValues(projects_by_org_seq, org_id)` lists an org's.
+   */
+  projects_by_org_seq: Record<string, string>;
+  resolutions_by_org_seq: Record<string, string>;
   /**
    * Project ids each entity takes part in — as a party, an SOV subcontractor, or the claimant,
    * vendor, insured or inspector of a document — in first-appearance order. Lets the credit

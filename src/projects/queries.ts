@@ -109,7 +109,7 @@ export function paginate<T>(
 }
 
 export function listProjects(s: ProjectsState, org_id: string, page: PageRequest = {}): Page<Project> {
-  return paginate(s.by_org[org_id]?.project_ids ?? [], (id) => getProject(s, org_id, id), page);
+  return paginate(ownedValues(s.projects_by_org_seq, org_id), (id) => getProject(s, org_id, id), page);
 }
 
 /** Ids of one of the org's projects' facts; empty for another org's project. */
@@ -150,7 +150,7 @@ export function listDocuments(
 }
 
 export function listResolutions(s: ProjectsState, org_id: string, page: PageRequest = {}) {
-  return paginate(s.by_org[org_id]?.resolution_ids ?? [], (id) => getResolution(s, org_id, id), page);
+  return paginate(ownedValues(s.resolutions_by_org_seq, org_id), (id) => getResolution(s, org_id, id), page);
 }
 
 export interface ObservationFilter {

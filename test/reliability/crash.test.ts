@@ -10,6 +10,7 @@ import { systemClock } from '../../src/platform/clock.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
 import { idempotencyEventId } from '../../src/platform/http/idempotency.js';
 import { verifyStore } from '../../src/platform/ledger/verify-store.js';
+import { ownedValues } from '../../src/platform/projections/index.js';
 import {
   ProjectionRuntime,
   ReadModelFile,
@@ -69,7 +70,7 @@ describe('crash safety: SIGKILL under load, round after round', function () {
           }),
         );
       const state = s.runtime.state(projectsProjection);
-      projects = state.by_org[keys[0]!.org_id]!.project_ids;
+      projects = ownedValues(state.projects_by_org_seq, keys[0]!.org_id);
       await svc.close();
     }
     expect(projects.length).to.be.greaterThan(0);

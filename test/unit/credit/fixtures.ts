@@ -153,7 +153,8 @@ export class World {
     draws: {},
     resolutions: {},
     by_project: {},
-    by_org: {},
+    projects_by_org_seq: {},
+    resolutions_by_org_seq: {},
   };
   readonly observations: ObservationsState = {
     observations: {},

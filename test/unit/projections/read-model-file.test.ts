@@ -148,10 +148,16 @@ describe('read models on a read-model file (property)', function () {
     );
   }
 
-  /** Each org's, project's and entity's observation ids, read by key range on the file. */
+  /**
+   * Each org's, project's and entity's observation ids and each org's project and resolution ids
+   * (per-owner lists of records keyed `<owner>/<seq>`), read by key range on the file.
+   */
   function observationAnswers(runtime: ProjectionRuntime): string {
     const s = runtime.state(observationsProjection);
+    const p = runtime.state(projectsProjection);
     return JSON.stringify([
+      observationOwners.org.map((id) => ownedValues(p.projects_by_org_seq, id)),
+      observationOwners.org.map((id) => ownedValues(p.resolutions_by_org_seq, id)),
       observationOwners.org.map((id) => ownedValues(s.by_org_seq, id)),
       observationOwners.project.map((id) => ownedValues(s.by_project_seq, id)),
       observationOwners.entity.map((id) => ownedValues(s.by_entity_seq, id)),
@@ -206,6 +212,11 @@ describe('read models on a read-model file (property)', function () {
     const observed = heap.state(observationsProjection);
     expect(observationOwners.org.length).to.be.greaterThan(1);
     expect(ownedValues(observed.by_org_seq, observationOwners.org[0]!).length).to.be.greaterThan(50);
+    const projects = heap.state(projectsProjection);
+    expect(
+      observationOwners.org.map((id) => ownedValues(projects.projects_by_org_seq, id).length),
+    ).to.satisfy((counts: number[]) => counts.every((n) => n > 0));
+    expect(Object.keys(projects.resolutions_by_org_seq).length).to.be.greaterThan(0);
     file.close();
     await store.close();
   });

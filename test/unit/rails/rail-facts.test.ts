@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Observation, ObservationsState, Project, ProjectsState } from '../../../src/projects/facts.js';
-import { ownedKey } from '../../../src/platform/projections/index.js';
 import { railFactsFor } from '../../../src/rails/rail-facts.js';
+import { ownedLists } from '../../support/read-model.js';
 import type { PlatformWatermarks } from '../../../src/rails/rail.js';
 import { WORKFORCE_RAIL } from '../../../src/rails/workforce.js';
 import {
@@ -52,10 +52,8 @@ function projectsState(): ProjectsState {
       [A2]: { draw_ids: [], change_order_ids: ['CO-a2'], document_ids: [] },
       [B1]: { draw_ids: ['DRW-b1'], change_order_ids: ['CO-b1'], document_ids: ['COI-b1'] },
     },
-    by_org: {
-      [ORG]: { project_ids: [A1, A2], resolution_ids: [] },
-      [OTHER_ORG]: { project_ids: [B1], resolution_ids: [] },
-    },
+    projects_by_org_seq: ownedLists({ [ORG]: [A1, A2], [OTHER_ORG]: [B1] }),
+    resolutions_by_org_seq: {},
   };
 }
 
@@ -73,21 +71,13 @@ function observationsState(): ObservationsState {
   return {
     observations: Object.fromEntries(observations.map((o) => [o.id, o])),
     // OBS-b1 is wrongly listed under ORG as well: the org check on the fact must drop it.
-    by_org_seq: listed({ [ORG]: ['OBS-a1', 'OBS-a2', 'OBS-b1'], [OTHER_ORG]: ['OBS-b1'] }),
-    by_project_seq: listed({ [A1]: ['OBS-a1'], [A2]: ['OBS-a2'], [B1]: ['OBS-b1'] }),
-    by_entity_seq: listed({ [GC]: ['OBS-a1', 'OBS-a2', 'OBS-b1'] }),
+    by_org_seq: ownedLists({ [ORG]: ['OBS-a1', 'OBS-a2', 'OBS-b1'], [OTHER_ORG]: ['OBS-b1'] }),
+    by_project_seq: ownedLists({ [A1]: ['OBS-a1'], [A2]: ['OBS-a2'], [B1]: ['OBS-b1'] }),
+    by_entity_seq: ownedLists({ [GC]: ['OBS-a1', 'OBS-a2', 'OBS-b1'] }),
   };
 }
 
 const ids = (items: readonly { id: string }[]): string[] => items.map((i) => i.id);
-
-/** Per-owner id lists as the projection keeps them: one record per id keyed `<owner>/<seq>`. */
-function listed(lists: Record<string, string[]>): Record<string, string> {
-  const out: Record<string, string> = {};
-  let seq = 0;
-  for (const [owner, list] of Object.entries(lists)) for (const id of list) out[ownedKey(owner, ++seq)] = id;
-  return out;
-}
 
 describe('railFactsFor (org scoping)', () => {
   it('given two orgs, when org A’s slice is built, then none of org B’s projects or facts enter', () => {
