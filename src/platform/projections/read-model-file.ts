@@ -168,8 +168,8 @@ export class DiskCollection<T = unknown> {
    * Records `value` under `key` unless a record of the key exists (stored, cached or inserted
    * before): the first one wins, as `if (!has(key)) set(key, value)` would — but with no read of the
    * file, the check is the flush's (`INSERT … ON CONFLICT DO NOTHING`), and the record takes no
-   * room in the cache. For write-mostly indexes keyed by fresh ids (the ledger index's hashes),
-   * which a fold never reads back.
+   * room in the cache. For write-mostly indexes keyed by fresh ids (the ledger index's hashes, the
+   * per-owner id lists of `appendOwned`), which a fold never reads back.
    */
   insertIfAbsent(key: string, value: T): void {
     this.#file.assertFolding(this.name);
