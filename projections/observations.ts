@@ -1,18 +1,23 @@
 /**
  * The `observations` read model (ARCHITECTURE §6): DOMAIN §8 rail facts by id, indexed per org,
- * project and entity in recording order (records keyed `<owner>/<seq>`, ARCHITECTURE §5). Pure; updates the state it owns in place.
+ * project and entity in recording order. Pure; updates the state it owns in place.
  */
 import type { SealedEvent } from '../src/platform/ledger/index.js';
-import { appendOwned } from '../src/platform/projections/read-model-file.js';
+import { appendOnlyLists, appendTo } from '../src/platform/projections/read-model-file.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
 import type { ObservationRecordedData } from '../src/projects/events.js';
 import type { Observation, ObservationsState } from '../src/projects/facts.js';
 
 export const observationsProjection: Projection<ObservationsState> = {
   name: 'observations',
-  // 2: the per-owner id lists as records keyed `<owner>/<seq>` (`by_*_seq`), not arrays.
+  // 2: the per-owner id lists as append-only lists (a flush writes the new ids, not the list).
   version: 2,
-  init: () => ({ observations: {}, by_org_seq: {}, by_project_seq: {}, by_entity_seq: {} }),
+  init: () => ({
+    observations: {},
+    by_org: appendOnlyLists(),
+    by_project: appendOnlyLists(),
+    by_entity: appendOnlyLists(),
+  }),
   evolve(state, event) {
     const org_id = event.meta.org_id;
     if (event.type !== 'ObservationRecorded' || org_id === null) return state;
@@ -27,12 +32,10 @@ export const observationsProjection: Projection<ObservationsState> = {
       id: observation_id,
     };
     state.observations[observation_id] = observation;
-    // One new record per list (nothing read): an append costs the same however long the list is.
-    appendOwned(state.by_org_seq, org_id, e.seq, observation_id);
-    if (observation.project_id !== null)
-      appendOwned(state.by_project_seq, observation.project_id, e.seq, observation_id);
-    if (observation.entity_id !== null)
-      appendOwned(state.by_entity_seq, observation.entity_id, e.seq, observation_id);
+    // Nothing read: an append costs the same however long the list is.
+    appendTo(state.by_org, org_id, observation_id);
+    if (observation.project_id !== null) appendTo(state.by_project, observation.project_id, observation_id);
+    if (observation.entity_id !== null) appendTo(state.by_entity, observation.entity_id, observation_id);
     return state;
   },
 };

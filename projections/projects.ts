@@ -8,7 +8,7 @@
 import type { SealedEvent } from '../src/platform/ledger/index.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
 import { cloneJson } from '../src/platform/projections/clone.js';
-import { appendOwned } from '../src/platform/projections/read-model-file.js';
+import { appendOnlyLists, appendTo } from '../src/platform/projections/read-model-file.js';
 import {
   isProjectsEventType,
   type DocumentSignedData,
@@ -32,8 +32,8 @@ type Known = { [T in ProjectsEventType]: SealedEvent<T, ProjectsEventMap[T]> }[P
 export const projectsProjection: Projection<ProjectsState> = {
   name: 'projects',
   // 3: `by_entity` (the credit bureau's participation index). 4: signed duties (attested signatures,
-  // `document_signatures`). 5: an org's project and resolution ids as records keyed `<org>/<seq>`
-  // (`projects_by_org_seq`, `resolutions_by_org_seq`), not arrays in one record per org.
+  // `document_signatures`). 5: an org's project and resolution ids as append-only lists
+  // (`project_ids_by_org`, `resolution_ids_by_org`), not arrays in one record per org.
   version: 5,
   init: () => ({
     projects: {},
@@ -42,8 +42,8 @@ export const projectsProjection: Projection<ProjectsState> = {
     draws: {},
     resolutions: {},
     by_project: {},
-    projects_by_org_seq: {},
-    resolutions_by_org_seq: {},
+    project_ids_by_org: appendOnlyLists(),
+    resolution_ids_by_org: appendOnlyLists(),
     by_entity: {},
     document_signatures: {},
   }),
@@ -76,7 +76,7 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
         last_fact_seq: e.seq,
       };
       s.by_project[project_id] = { change_order_ids: [], document_ids: [], draw_ids: [] };
-      appendOwned(s.projects_by_org_seq, org_id, e.seq, project_id);
+      appendTo(s.project_ids_by_org, org_id, project_id);
       for (const party of [fields.borrower, fields.general_contractor, fields.architect, fields.inspector])
         takesPart(s, party, project_id);
       for (const line of fields.sov) takesPart(s, line.subcontractor, project_id);
@@ -108,7 +108,7 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
       return observe(s, e.data, e.seq);
     case 'FindingResolved':
       s.resolutions[e.data.finding_id] = { ...e.data, ...recorded };
-      appendOwned(s.resolutions_by_org_seq, org_id, e.seq, e.data.finding_id);
+      appendTo(s.resolution_ids_by_org, org_id, e.data.finding_id);
       return;
     default: {
       const unreachable: never = e;

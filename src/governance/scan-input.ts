@@ -18,7 +18,6 @@ import type {
 import type { Evidence, Finding, FindingDraft } from './findings.js';
 import { toFinding } from './findings.js';
 import { isoDate } from '../platform/clock.js';
-import { ownedValues } from '../platform/projections/index.js';
 
 /** The registry capability's exclusion check, handed in at call time. */
 export interface ExclusionRegistry {
@@ -55,7 +54,7 @@ export function scanInputFor(
   const pick = <T>(ids: readonly string[] | undefined, table: Record<string, T>): T[] =>
     (ids ?? []).map((id) => table[id]).filter((x): x is T => x !== undefined);
   const resolutions: Record<string, FindingResolution> = {};
-  for (const r of pick(ownedValues(state.resolutions_by_org_seq, project.org_id), state.resolutions)) {
+  for (const r of pick(state.resolution_ids_by_org[project.org_id], state.resolutions)) {
     // Resolutions are stored by finding id; only this org's can resolve this project's findings.
     if (r.org_id === project.org_id) resolutions[r.finding_id] = r;
   }

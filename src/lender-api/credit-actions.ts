@@ -29,7 +29,7 @@ import {
 import { defineAction, type LenderAction } from './actions.js';
 import { entityFacts, registryCheckOf, registryStatusOf } from './entity-facts.js';
 import { liveRegistryFor } from './sam-live.js';
-import { ownedValues, valuesOf } from '../platform/projections/index.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 const EntityRef = nameText(200);
 export const EntityBody = z.strictObject({ entity: EntityRef });
@@ -50,7 +50,7 @@ function entityOf(s: Service, ref: string): EntityRecord {
 export function counterpartiesOf(s: Service, org_id: string): Set<string> {
   const p = s.runtime.state(projectsProjection);
   const ids = new Set<string>();
-  for (const projectId of ownedValues(p.projects_by_org_seq, org_id)) {
+  for (const projectId of p.project_ids_by_org[org_id] ?? []) {
     const project = p.projects[projectId];
     if (!project) continue;
     for (const id of [project.borrower, project.general_contractor, project.architect, project.inspector])

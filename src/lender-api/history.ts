@@ -16,7 +16,7 @@ import { nameText } from '../platform/http/validate.js';
 import { resolveEntity } from '../registry/routes.js';
 import type { EntityRecord } from '../registry/state.js';
 import { defineAction, type LenderAction } from './actions.js';
-import { ownedValues, valuesOf } from '../platform/projections/index.js';
+import { valuesOf } from '../platform/projections/index.js';
 
 export const HISTORY_DEFAULT_LIMIT = 50;
 export const HistoryBody = z.strictObject({
@@ -74,7 +74,7 @@ function concerns(s: Service, entity: EntityRecord): Map<number, Concern> {
     }
   }
   const obs = s.runtime.state(observationsProjection);
-  for (const obsId of ownedValues(obs.by_entity_seq, id)) {
+  for (const obsId of obs.by_entity[id] ?? []) {
     const o = obs.observations[obsId];
     if (o)
       add({

@@ -5,7 +5,6 @@
  * append or a rejection (SPEC §2 codes). No I/O, no clock: `ctx.now` is the only time.
  */
 import { idFromUuid } from '../platform/ids.js';
-import { ownedValues } from '../platform/projections/index.js';
 import type {
   RecordChangeOrderBody,
   RecordDocumentBody,
@@ -96,7 +95,7 @@ export function decideRegisterProject(
   body.sov.forEach((l, i) => checkEntity(ctx, issues, ['sov', i, 'subcontractor'], l.subcontractor));
   if (issues.length > 0) return invalid('the project names unknown entities', issues);
 
-  const taken = ownedValues(state.projects_by_org_seq, ctx.org_id).some((id) => {
+  const taken = (state.project_ids_by_org[ctx.org_id] ?? []).some((id) => {
     const p = state.projects[id];
     return p !== undefined && sameName(p.name, body.name);
   });

@@ -594,13 +594,13 @@ export interface ProjectsState {
   resolutions: Record<string, FindingResolution>;
   by_project: Record<string, ProjectIndex>;
   /**
-   * Each org's project ids and finding-resolution ids, in recording order: one record per id keyed
-   * `<org>/<seq>` (`ownedKey`), not arrays in one record per org that each registration or
-   * resolution rewrote whole at the next flush (they grow with the org's history, issue 19).
-   * `ownedValues(projects_by_org_seq, org_id)` lists an org's.
+   * Each org's project ids and finding-resolution ids, in recording order: append-only lists
+   * (`appendOnlyLists`), which the read-model file extends by the new ids alone at each flush —
+   * not arrays in one record per org, rewritten whole at each flush that touched them (they grow
+   * with the org's history, issue 19).
    */
-  projects_by_org_seq: Record<string, string>;
-  resolutions_by_org_seq: Record<string, string>;
+  project_ids_by_org: Record<string, string[]>;
+  resolution_ids_by_org: Record<string, string[]>;
   /**
    * Project ids each entity takes part in — as a party, an SOV subcontractor, or the claimant,
    * vendor, insured or inspector of a document — in first-appearance order. Lets the credit
@@ -616,11 +616,11 @@ export interface ProjectsState {
 export interface ObservationsState {
   observations: Record<string, Observation>;
   /**
-   * Observation ids per org / project / entity, one record per observation keyed
-   * `<owner>/<seq>` (`ownedKey`), not one growing array per owner (whose every append rewrote the
-   * whole list at the next flush): `ownedValues(by_org_seq, org_id)` lists an org's in recording order.
+   * Observation ids per org / project / entity, in recording order: append-only lists
+   * (`appendOnlyLists`), which the read-model file extends by the new ids alone at each flush —
+   * not one growing array per owner in a record rewritten whole (~1.7 MB for an org at 1M events).
    */
-  by_org_seq: Record<string, string>;
-  by_project_seq: Record<string, string>;
-  by_entity_seq: Record<string, string>;
+  by_org: Record<string, string[]>;
+  by_project: Record<string, string[]>;
+  by_entity: Record<string, string[]>;
 }

@@ -3,7 +3,6 @@
  * `undefined` (or an empty page) for another org's id, exactly as for an unknown one
  * (ARCHITECTURE §4). Lists are in recording order with `limit` + opaque cursor (SPEC §2).
  */
-import { ownedValues } from '../platform/projections/index.js';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, encodeCursor } from './contract-primitives.js';
 import type {
   ChangeOrder,
@@ -109,7 +108,7 @@ export function paginate<T>(
 }
 
 export function listProjects(s: ProjectsState, org_id: string, page: PageRequest = {}): Page<Project> {
-  return paginate(ownedValues(s.projects_by_org_seq, org_id), (id) => getProject(s, org_id, id), page);
+  return paginate(s.project_ids_by_org[org_id] ?? [], (id) => getProject(s, org_id, id), page);
 }
 
 /** Ids of one of the org's projects' facts; empty for another org's project. */
@@ -150,7 +149,7 @@ export function listDocuments(
 }
 
 export function listResolutions(s: ProjectsState, org_id: string, page: PageRequest = {}) {
-  return paginate(ownedValues(s.resolutions_by_org_seq, org_id), (id) => getResolution(s, org_id, id), page);
+  return paginate(s.resolution_ids_by_org[org_id] ?? [], (id) => getResolution(s, org_id, id), page);
 }
 
 export interface ObservationFilter {
@@ -166,7 +165,7 @@ export function listObservations(
   filter: ObservationFilter = {},
   page: PageRequest = {},
 ): Page<Observation> {
-  const ids = ownedValues(s.by_org_seq, org_id).filter((id) => {
+  const ids = (s.by_org[org_id] ?? []).filter((id) => {
     const o = s.observations[id];
     if (!o) return false;
     if (filter.project_id !== undefined && o.project_id !== filter.project_id) return false;

@@ -15,7 +15,6 @@ import { runCommand } from '../platform/http/command.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
-import { ownedValues } from '../platform/projections/index.js';
 import { FindingIdParam } from './contract-primitives.js';
 import {
   RecordChangeOrderBody,
@@ -81,7 +80,7 @@ export function mountProjects(s: Service): void {
       if (finding !== undefined)
         return finding.org_id === org_id && getProject(projects, org_id, finding.project_id) !== undefined;
       const now = s.clock.now();
-      return ownedValues(projects.projects_by_org_seq, org_id).some((project_id) => {
+      return (projects.project_ids_by_org[org_id] ?? []).some((project_id) => {
         const input = scanInputFor(projects, project_id);
         if (input === null || input.project.org_id !== org_id) return false;
         const found = scanProject({ ...input, resolutions: {} }, now);

@@ -11,7 +11,6 @@ import type {
   ProjectsState,
   Recorded,
 } from '../projects/facts.js';
-import { ownedValues } from '../platform/projections/index.js';
 import { latestOf } from './dates.js';
 import {
   RAIL_NAMES,
@@ -54,11 +53,7 @@ export function railFactsFor(
   options: RailFactsOptions,
 ): RailFacts {
   const project_id = options.project_id ?? null;
-  const orgProjects = pick(
-    projectsState.projects,
-    ownedValues(projectsState.projects_by_org_seq, org_id),
-    org_id,
-  );
+  const orgProjects = pick(projectsState.projects, projectsState.project_ids_by_org[org_id] ?? [], org_id);
   const projects = project_id === null ? orgProjects : orgProjects.filter((p) => p.id === project_id);
   const inScope = new Set(projects.map((p) => p.id));
   const indexes = projects.flatMap((p) => {
@@ -69,10 +64,10 @@ export function railFactsFor(
   // observation the org ever recorded — governance reads this slice on every command.
   const observations =
     project_id === null
-      ? pick(observationsState.observations, ownedValues(observationsState.by_org_seq, org_id), org_id)
+      ? pick(observationsState.observations, observationsState.by_org[org_id] ?? [], org_id)
       : pick(
           observationsState.observations,
-          inScope.has(project_id) ? ownedValues(observationsState.by_project_seq, project_id) : [],
+          inScope.has(project_id) ? (observationsState.by_project[project_id] ?? []) : [],
           org_id,
         );
   const facts: Omit<RailFacts, 'platform'> = {

@@ -10,7 +10,6 @@ import { systemClock } from '../../src/platform/clock.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
 import { idempotencyEventId } from '../../src/platform/http/idempotency.js';
 import { verifyStore } from '../../src/platform/ledger/verify-store.js';
-import { ownedValues } from '../../src/platform/projections/index.js';
 import {
   ProjectionRuntime,
   ReadModelFile,
@@ -70,7 +69,7 @@ describe('crash safety: SIGKILL under load, round after round', function () {
           }),
         );
       const state = s.runtime.state(projectsProjection);
-      projects = ownedValues(state.projects_by_org_seq, keys[0]!.org_id);
+      projects = state.project_ids_by_org[keys[0]!.org_id]!;
       await svc.close();
     }
     expect(projects.length).to.be.greaterThan(0);

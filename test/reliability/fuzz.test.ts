@@ -10,7 +10,6 @@ import { issueKey } from '../../src/orgs/issue.js';
 import { PLATFORM_OPERATOR_ORG } from '../../src/orgs/keys.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { ERROR_CODES } from '../../src/platform/http/problem.js';
-import { ownedValues } from '../../src/platform/projections/index.js';
 import { ledgerWith, openService, serviceOf, storedRows, type OpenService } from './support.js';
 
 /**
@@ -320,7 +319,7 @@ describe('input fuzzing of every POST route', function () {
     auth = { bearer: ledger.bearer, admin: `Bearer ${admin.key}`, lender: ledger.dataset.keys[0]!.key };
     const org = ledger.dataset.keys[0]!.org_id;
     const projects = s.runtime.state(projectsProjection);
-    const own = ownedValues(projects.projects_by_org_seq, org);
+    const own = projects.project_ids_by_org[org]!;
     const draws = own.flatMap((id) => projects.by_project[id]!.draw_ids);
     facts = {
       entities: Object.keys(s.runtime.state(registryProjection).entities),

@@ -12,7 +12,6 @@ import { projectsProjection } from '../../projections/projects.js';
 import { planDemo, type DemoPlan } from '../../src/demo/dataset.js';
 import { runDemo, type DemoRun } from '../../src/demo/run.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
-import { ownedValues } from '../../src/platform/projections/index.js';
 import { startService, type TestService } from '../support/service.js';
 
 export interface TenantWorld {
@@ -47,11 +46,11 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 /** Every id of each tenant-owned kind that `org` owns, in recording order. */
 export function ownedIds(svc: TestService, org: string): Record<ResourceKind, string[]> {
   const projects = svc.composed.deps.runtime.state(projectsProjection);
-  const mine = ownedValues(projects.projects_by_org_seq, org);
+  const mine = projects.project_ids_by_org[org] ?? [];
   const findings = svc.composed.deps.runtime.state(governanceProjection).findings;
   const projectIds = new Set(mine);
   return {
-    project: mine,
+    project: [...mine],
     draw: Object.values(projects.draws)
       .filter((d) => d.org_id === org)
       .map((d) => d.id),

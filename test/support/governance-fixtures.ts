@@ -28,7 +28,6 @@ import {
 import type { ScanInput } from '../../src/governance/scan-input.js';
 import type { Finding, FindingCode } from '../../src/governance/findings.js';
 import { FINDING_ENGINES } from '../../src/governance/scan.js';
-import { ownedLists } from './read-model.js';
 
 export const ORG = 'org_test000000000001';
 export const PROJECT_ID = 'prj_test000000000001';
@@ -330,8 +329,8 @@ export class GovernanceWorld {
           draw_ids: this.draws.map((d) => d.id),
         },
       },
-      projects_by_org_seq: ownedLists({ [ORG]: [PROJECT_ID] }),
-      resolutions_by_org_seq: ownedLists({ [ORG]: Object.keys(this.resolutions) }),
+      project_ids_by_org: { [ORG]: [PROJECT_ID] },
+      resolution_ids_by_org: { [ORG]: Object.keys(this.resolutions) },
     };
   }
 }

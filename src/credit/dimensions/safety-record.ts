@@ -10,25 +10,26 @@
  * Whose observations: those naming the entity, plus site observations naming nobody on a project it
  * is GC of (the GC is the controlling employer on its sites).
  */
-import { ownedValues } from '../../platform/projections/index.js';
 import type { Observation, OshaCitation } from '../../projects/facts.js';
 import { CITATION_POINTS, OPEN_ABATEMENT_POINTS } from '../constants.js';
 import { makeSignal, type Signal, type SignalContext } from '../signals.js';
 
 /**
  * The entity's observations known by today, in id order: its own, plus the unattributed ones of
- * projects it is GC of. Read through the projection's `by_entity_seq` / `by_project_seq` indexes, so the
+ * projects it is GC of. Read through the projection's `by_entity` / `by_project` indexes, so the
  * cost follows the entity's observations, not the whole ledger's.
  */
 export function observationsOf(ctx: SignalContext): Observation[] {
-  const { observations, by_entity_seq, by_project_seq } = ctx.facts.observations;
+  const { observations, by_entity, by_project } = ctx.facts.observations;
+  const own = (index: Record<string, string[]>, key: string): string[] =>
+    Object.hasOwn(index, key) ? index[key]! : [];
   const known = (id: string): Observation[] => {
     const o = observations[id];
     return o !== undefined && o.observed_on <= ctx.today ? [o] : [];
   };
-  const attributed = ownedValues(by_entity_seq, ctx.facts.entity_id).flatMap(known);
+  const attributed = own(by_entity, ctx.facts.entity_id).flatMap(known);
   const unattributed = ctx.gc.flatMap((p) =>
-    ownedValues(by_project_seq, p.id)
+    own(by_project, p.id)
       .flatMap(known)
       .filter((o) => o.entity_id === null),
   );

@@ -8,7 +8,8 @@ export { cloneJson } from './clone.js';
 export {
   entriesOf,
   entriesWithPrefix,
-  appendOwned,
+  appendOnlyLists,
+  appendTo,
   keysOf,
   ownedKey,
   ownedValues,

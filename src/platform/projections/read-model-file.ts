@@ -304,6 +304,129 @@ function handlerFor<T>(collection: DiskCollection<T>): ProxyHandler<Record<strin
   };
 }
 
+const LISTS = Symbol('append-only lists');
+
+/** Digits of the order in a list row's key: `<owner>/<ord, zero-padded>`. */
+const ORD_DIGITS = 12;
+
+/**
+ * Append-only lists by owner (an org's observation ids…), declared by `appendOnlyLists()` in a
+ * projection's `init` and appended to by `appendTo` only. The heap form is a plain object of arrays;
+ * on the file each owner's list is rows keyed `<owner>/<ord>` (ord: the collection's insertion
+ * counter, so key order is append order), each row a JSON array of the values appended to that
+ * owner between two flushes. A flush writes one new row per owner appended to since the last one —
+ * the new tail, never the list — and an append reads nothing (issue 19: a list inside a record was
+ * re-encoded and rewritten whole at each flush that touched it). Reading an owner's list is one key
+ * range of the file plus the tail not yet flushed, a fresh array each time (nothing cached: a
+ * caller's changes to it go nowhere); its owners are listed in the order of their first append,
+ * as the plain object's keys are.
+ */
+export class DiskLists<T = unknown> {
+  readonly name: string;
+  readonly #file: ReadModelFile;
+  /** Values appended since the last flush, by owner in the order of each owner's first append. */
+  readonly pending = new Map<string, T[]>();
+  readonly proxy: Record<string, T[]>;
+
+  constructor(file: ReadModelFile, name: string) {
+    this.#file = file;
+    this.name = name;
+    this.proxy = new Proxy({}, listsHandlerFor(this));
+  }
+
+  append(owner: string, value: T): void {
+    this.#file.assertFolding(this.name);
+    if (value === undefined) throw new TypeError(`read model ${this.name}: undefined for ${owner}`);
+    const tail = this.pending.get(owner);
+    if (tail) tail.push(value);
+    else this.pending.set(owner, [value]);
+  }
+
+  /** The owner's list (stored rows in order, then the unflushed tail), undefined when it has none. */
+  get(owner: string): T[] | undefined {
+    const prefix = `${owner}/`;
+    const length = prefix.length + ORD_DIGITS;
+    let list: T[] | undefined;
+    for (const [key, text] of this.#file.storedRange(this.name, prefix)) {
+      // `a/b`'s rows start with `a/` too, but their keys are longer.
+      if (key.length !== length) continue;
+      const values = JSON.parse(text) as T[];
+      if (list) for (const v of values) list.push(v);
+      else list = values;
+    }
+    const tail = this.pending.get(owner);
+    if (tail) list = list ? list.concat(tail) : [...tail];
+    return list;
+  }
+
+  has(owner: string): boolean {
+    return this.pending.has(owner) || this.get(owner) !== undefined;
+  }
+
+  /** Owners in the order of their first append: stored ones by their first row, then new ones. */
+  keys(): string[] {
+    const owners = new Set<string>();
+    for (const [key] of this.#file.storedEntries(this.name, false)) owners.add(key.slice(0, -ORD_DIGITS - 1));
+    for (const owner of this.pending.keys()) owners.add(owner);
+    return [...owners];
+  }
+
+  /** The rows a flush writes: one per owner appended to, keyed with a fresh order, in append order. */
+  rows(): [key: string, ord: number, text: string][] {
+    const out: [string, number, string][] = [];
+    for (const [owner, values] of this.pending) {
+      const ord = this.#file.nextOrd(this.name);
+      out.push([`${owner}/${String(ord).padStart(ORD_DIGITS, '0')}`, ord, JSON.stringify(values)]);
+    }
+    return out;
+  }
+}
+
+function listsHandlerFor<T>(lists: DiskLists<T>): ProxyHandler<Record<string, T[]>> {
+  const appendOnly = (): never => {
+    throw new TypeError(`read model ${lists.name}: an append-only list; appendTo adds to it`);
+  };
+  return {
+    get: (_target, key) => {
+      if (key === LISTS) return lists;
+      return typeof key === 'string' ? lists.get(key) : undefined;
+    },
+    set: appendOnly,
+    deleteProperty: appendOnly,
+    defineProperty: appendOnly,
+    has: (_target, key) => typeof key === 'string' && lists.has(key),
+    ownKeys: () => lists.keys(),
+    getOwnPropertyDescriptor: (_target, key) => {
+      if (typeof key !== 'string') return undefined;
+      const value = lists.get(key);
+      return value === undefined
+        ? undefined
+        : { value, writable: false, enumerable: true, configurable: true };
+    },
+  };
+}
+
+/**
+ * A projection's `init` gives this for a field of append-only lists by owner: an empty plain object
+ * (the heap form), which the file keeps as `DiskLists` — each flush writes only what was appended.
+ */
+export function appendOnlyLists<T>(): Record<string, T[]> {
+  const lists: Record<string, T[]> = {};
+  Object.defineProperty(lists, LISTS, { value: true, enumerable: false });
+  return lists;
+}
+
+/**
+ * Appends `value` to `owner`'s list of an `appendOnlyLists()` field: on the file nothing is read
+ * and the flush writes only the new tail; in the heap form a push.
+ */
+export function appendTo<T>(lists: Record<string, T[]>, owner: string, value: T): void {
+  const disk = (lists as Record<symbol, unknown>)[LISTS];
+  if (disk instanceof DiskLists) (disk as DiskLists<T>).append(owner, value);
+  else if (Object.hasOwn(lists, owner)) lists[owner]!.push(value);
+  else lists[owner] = [value];
+}
+
 /** The disk collection behind a read-model record map, if it is one. */
 export function collectionOf<T>(record: Record<string, T>): DiskCollection<T> | undefined {
   return (record as Record<symbol, unknown>)[COLLECTION] as DiskCollection<T> | undefined;
@@ -341,25 +464,13 @@ export const SEQ_DIGITS = 12;
 
 /**
  * The key of an owner's record of the event at `seq` in a per-event collection: `<owner>/<seq,
- * zero-padded>`. An append-only list that grows with an owner's history (an org's observations, an
- * entity's inquiries) is such a collection, not an array inside the owner's record: a record changed
- * by a fold is rewritten whole at the next flush, so an array there would make each append cost the
- * whole list (issue 19). Each append is one new row instead, and nothing is read to make it.
+ * zero-padded>`. Records that grow with an owner's history (an entity's inquiries) are such a
+ * collection, not an array inside the owner's record: a record changed by a fold is rewritten whole
+ * at the next flush, so an array there would make each addition cost the whole history (issue 19).
+ * (A list of ids is simpler as `appendOnlyLists`, which writes one row per owner per flush.)
  */
 export function ownedKey(owner: string, seq: number): string {
   return `${owner}/${String(seq).padStart(SEQ_DIGITS, '0')}`;
-}
-
-/**
- * Appends `value` to an owner's per-event collection as its record of the event at `seq`: on the
- * file a first-wins insert (`insertIfAbsent`: nothing read, nothing cached — a fold never reads these
- * records back, and the key is new), in the heap form a plain write. The same records either way.
- */
-export function appendOwned<T>(records: Record<string, T>, owner: string, seq: number, value: T): void {
-  const key = ownedKey(owner, seq);
-  const disk = collectionOf(records);
-  if (disk) disk.insertIfAbsent(key, value);
-  else records[key] = value;
 }
 
 /**
@@ -445,6 +556,7 @@ export class ReadModelFile {
   readonly #db: Db;
   readonly #cacheRecords: number;
   readonly #collections = new Map<string, DiskCollection<unknown>>();
+  readonly #lists = new Map<string, DiskLists<unknown>>();
   readonly #ords = new Map<string, number>();
   #cachedCount = 0;
   /** True while the runtime folds an event: only then may states change. */
@@ -543,6 +655,16 @@ export class ReadModelFile {
     return c as DiskCollection<T>;
   }
 
+  /** The append-only lists `name` (`<projection>.<field>`), one object per name. */
+  lists<T>(name: string): DiskLists<T> {
+    let l = this.#lists.get(name);
+    if (!l) {
+      l = new DiskLists(this, name);
+      this.#lists.set(name, l);
+    }
+    return l as DiskLists<T>;
+  }
+
   stored(name: string): StoredProjection | null {
     const row = this.#db
       .prepare<[string], { version: number; checkpoint: number; aggregates: string }>(
@@ -580,6 +702,11 @@ export class ReadModelFile {
         c.complete = true;
         this.#ords.set(name, 0);
       }
+    for (const [name, l] of this.#lists)
+      if (name.startsWith(`${projection}.`)) {
+        l.pending.clear();
+        this.#ords.set(name, 0);
+      }
   }
 
   /** Writes every changed record and each projection's checkpoint and aggregates, in one transaction. */
@@ -609,6 +736,12 @@ export class ReadModelFile {
         }
         this.stats.writes += c.inserts.size;
       }
+      for (const l of this.#lists.values())
+        for (const [key, ord, text] of l.rows()) {
+          this.#insert.run(l.name, key, ord, text);
+          this.stats.writes += 1;
+          this.stats.bytes += text.length;
+        }
       for (const p of projections) upsert.run(p.name, p.version, p.checkpoint, JSON.stringify(p.aggregates));
     });
     try {
@@ -627,6 +760,7 @@ export class ReadModelFile {
       if (c.inserts.size > 0) c.complete = false;
       c.inserts.clear();
     }
+    for (const l of this.#lists.values()) l.pending.clear();
     this.stats.flushes += 1;
     this.#trim();
   }
@@ -635,6 +769,7 @@ export class ReadModelFile {
   get dirty(): boolean {
     for (const c of this.#collections.values())
       if (c.changed.size > 0 || c.deleted.size > 0 || c.inserts.size > 0) return true;
+    for (const l of this.#lists.values()) if (l.pending.size > 0) return true;
     return false;
   }
 
@@ -646,6 +781,8 @@ export class ReadModelFile {
   get pendingRecords(): number {
     let n = 0;
     for (const c of this.#collections.values()) n += c.changed.size + c.inserts.size;
+    // A list's tail is one row per owner, however many values it holds.
+    for (const l of this.#lists.values()) n += l.pending.size;
     return n;
   }
 
@@ -748,8 +885,9 @@ function isEmptyPlainObject(value: unknown): boolean {
 }
 
 /**
- * A plain-object state on the file: each field `init` gives as `{}` is a collection of records,
- * every other field an aggregate (its stored value, else `init`'s).
+ * A plain-object state on the file: each field `init` gives as `{}` is a collection of records (or,
+ * given by `appendOnlyLists()`, append-only lists), every other field an aggregate (its stored
+ * value, else `init`'s).
  */
 export function plainStateOnDisk<S>(
   file: ReadModelFile,
@@ -762,7 +900,10 @@ export function plainStateOnDisk<S>(
   const state: Record<string, unknown> = {};
   const aggregateFields: string[] = [];
   for (const [field, value] of Object.entries(init)) {
-    if (isEmptyPlainObject(value)) state[field] = file.collection(`${projection}.${field}`).proxy;
+    if (isEmptyPlainObject(value))
+      state[field] = (value as Record<symbol, unknown>)[LISTS]
+        ? file.lists(`${projection}.${field}`).proxy
+        : file.collection(`${projection}.${field}`).proxy;
     else {
       aggregateFields.push(field);
       state[field] = stored !== null && Object.hasOwn(stored, field) ? stored[field] : value;

@@ -3,7 +3,6 @@
  * findings with a pinned clock. Every date is explicit; nothing reads the wall clock.
  */
 import type { FindingRecord } from '../../../src/governance/findings.js';
-import { ownedKey } from '../../../src/platform/projections/index.js';
 import { deriveDrawLines, retainageOn, summarize } from '../../../src/projects/pay-application.js';
 import type {
   Document,
@@ -153,15 +152,10 @@ export class World {
     draws: {},
     resolutions: {},
     by_project: {},
-    projects_by_org_seq: {},
-    resolutions_by_org_seq: {},
+    project_ids_by_org: {},
+    resolution_ids_by_org: {},
   };
-  readonly observations: ObservationsState = {
-    observations: {},
-    by_org_seq: {},
-    by_project_seq: {},
-    by_entity_seq: {},
-  };
+  readonly observations: ObservationsState = { observations: {}, by_org: {}, by_project: {}, by_entity: {} };
   findings: FindingRecord[] = [];
   registry: RegistryStatus = cleanRegistry();
 
@@ -192,9 +186,9 @@ export class World {
     this.observations.observations[full.id] = full;
     // Keep the indexes the projection keeps (projections/observations.ts): the credit core reads them.
     const o = this.observations;
-    o.by_org_seq[ownedKey(full.org_id, full.recorded_seq)] = full.id;
-    if (full.project_id !== null) o.by_project_seq[ownedKey(full.project_id, full.recorded_seq)] = full.id;
-    if (full.entity_id !== null) o.by_entity_seq[ownedKey(full.entity_id, full.recorded_seq)] = full.id;
+    (o.by_org[full.org_id] ??= []).push(full.id);
+    if (full.project_id !== null) (o.by_project[full.project_id] ??= []).push(full.id);
+    if (full.entity_id !== null) (o.by_entity[full.entity_id] ??= []).push(full.id);
     return full;
   }
 

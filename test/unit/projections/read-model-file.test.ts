@@ -30,7 +30,6 @@ import {
   ProjectionRuntime,
   ReadModelFile,
   ReadModelFileBusy,
-  ownedValues,
   storedCheckpointOf,
   valuesOf,
 } from '../../../src/platform/projections/index.js';
@@ -150,17 +149,17 @@ describe('read models on a read-model file (property)', function () {
 
   /**
    * Each org's, project's and entity's observation ids and each org's project and resolution ids
-   * (per-owner lists of records keyed `<owner>/<seq>`), read by key range on the file.
+   * (append-only lists: on the file, rows of tails read by key range), and whether an owner is listed.
    */
   function observationAnswers(runtime: ProjectionRuntime): string {
     const s = runtime.state(observationsProjection);
     const p = runtime.state(projectsProjection);
     return JSON.stringify([
-      observationOwners.org.map((id) => ownedValues(p.projects_by_org_seq, id)),
-      observationOwners.org.map((id) => ownedValues(p.resolutions_by_org_seq, id)),
-      observationOwners.org.map((id) => ownedValues(s.by_org_seq, id)),
-      observationOwners.project.map((id) => ownedValues(s.by_project_seq, id)),
-      observationOwners.entity.map((id) => ownedValues(s.by_entity_seq, id)),
+      observationOwners.org.map((id) => p.project_ids_by_org[id] ?? null),
+      observationOwners.org.map((id) => p.resolution_ids_by_org[id] ?? null),
+      observationOwners.org.map((id) => s.by_org[id] ?? null),
+      observationOwners.project.map((id) => s.by_project[id] ?? null),
+      observationOwners.entity.map((id) => s.by_entity[id] ?? null),
     ]);
   }
 
@@ -211,12 +210,12 @@ describe('read models on a read-model file (property)', function () {
     expect(inquiriesOf(credit, 'ent_p').length).to.be.greaterThan(10);
     const observed = heap.state(observationsProjection);
     expect(observationOwners.org.length).to.be.greaterThan(1);
-    expect(ownedValues(observed.by_org_seq, observationOwners.org[0]!).length).to.be.greaterThan(50);
+    expect(observed.by_org[observationOwners.org[0]!]!.length).to.be.greaterThan(50);
     const projects = heap.state(projectsProjection);
-    expect(
-      observationOwners.org.map((id) => ownedValues(projects.projects_by_org_seq, id).length),
-    ).to.satisfy((counts: number[]) => counts.every((n) => n > 0));
-    expect(Object.keys(projects.resolutions_by_org_seq).length).to.be.greaterThan(0);
+    expect(observationOwners.org.map((id) => projects.project_ids_by_org[id]?.length ?? 0)).to.satisfy(
+      (counts: number[]) => counts.every((n) => n > 0),
+    );
+    expect(Object.keys(projects.resolution_ids_by_org).length).to.be.greaterThan(0);
     file.close();
     await store.close();
   });

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
-  appendOwned,
+  appendOnlyLists,
+  appendTo,
   entriesWithPrefix,
-  ownedKey,
-  ownedValues,
   ReadModelFile,
   type DiskCollection,
 } from '../../../src/platform/projections/read-model-file.js';
@@ -174,41 +176,99 @@ describe('read-model collections: entries by key prefix', () => {
       { numRuns: 1500 },
     );
   });
-  it('appends to an owner’s list without reading it, and a flush writes the new records alone', () => {
-    // An org's observation ids (projections/observations.ts): one record per id keyed <owner>/<seq>.
-    const file = ReadModelFile.own(':memory:', { cacheRecords: 10 });
-    const c = file.collection<string>('t.ids');
-    const fold = foldingOn(file);
-    const heap: Record<string, string> = {};
-    const owners = ['org_a', 'org_a/b', 'org_ab'];
+  it('append-only lists: an append reads nothing, and a flush writes only the new tail', () => {
+    // An org's observation ids (projections/observations.ts) on the file.
+    const dir = mkdtempSync(join(tmpdir(), 'plumbline-lists-'));
+    const path = join(dir, 'read-models.db');
+    let file = ReadModelFile.own(path, { cacheRecords: 10 });
+    let lists = file.lists<string>('t.ids');
+    const heap = appendOnlyLists<string>();
     let seq = 0;
-    const append = (owner: string) => {
+    const append = (owner: string): void => {
       seq += 1;
-      fold(() => appendOwned(c.proxy, owner, seq, `OBS-${seq}`));
-      appendOwned(heap, owner, seq, `OBS-${seq}`);
+      foldingOn(file)(() => appendTo(lists.proxy, owner, `OBS-${seq}`));
+      appendTo(heap, owner, `OBS-${seq}`);
     };
-    for (let i = 0; i < 3000; i += 1) append(owners[i % 7 === 0 ? 1 + (i % 2) : 0]!);
+    for (let i = 0; i < 3000; i += 1) {
+      append(i % 7 === 0 ? 'org_a/b' : i % 11 === 0 ? 'org_ab' : 'org_a');
+      if (i % 1000 === 999) file.flush([]);
+    }
     file.flush([]);
-    const listed = (owner: string) => ownedValues(c.proxy, owner);
-    for (const owner of owners) expect(listed(owner), owner).to.deep.equal(ownedValues(heap, owner));
-    expect(listed('org_a').length).to.be.greaterThan(2500);
-    expect(listed('org_a').slice(0, 2)).to.deep.equal(['OBS-2', 'OBS-3']);
-    expect(listed('org_')).to.deep.equal([]);
+    expect(JSON.stringify(lists.proxy)).to.equal(JSON.stringify(heap));
+    expect(lists.proxy['org_a']!.length).to.be.greaterThan(2000);
 
-    // One more id of the big owner: no read of the file, nothing cached, one record of ~10 bytes
-    // written — the same as for its first id.
+    // One more id of the big owner: no read of the file, one row of that id alone written.
     const { reads, writes, bytes } = file.stats;
-    const cached = file.cachedRecords;
     append('org_a');
     expect(file.stats.reads).to.equal(reads);
-    expect(file.cachedRecords).to.equal(cached);
-    // Listed before the flush (from the pending inserts) and after it (from the file).
-    expect(listed('org_a').at(-1)).to.equal(`OBS-${seq}`);
+    expect(lists.proxy['org_a']!.at(-1), 'listed before the flush').to.equal(`OBS-${seq}`);
     file.flush([]);
     expect(file.stats.writes - writes).to.equal(1);
-    expect(file.stats.bytes - bytes).to.equal(JSON.stringify(`OBS-${seq}`).length);
-    expect(listed('org_a')).to.deep.equal(ownedValues(heap, 'org_a'));
-    expect(c.get(ownedKey('org_a', seq))).to.equal(`OBS-${seq}`);
+    expect(file.stats.bytes - bytes).to.equal(JSON.stringify([`OBS-${seq}`]).length);
+
+    // Read back after a restart: the same lists, in the same order, owners first-append first.
     file.close();
+    file = ReadModelFile.own(path, { cacheRecords: 10 });
+    lists = file.lists<string>('t.ids');
+    expect(JSON.stringify(lists.proxy)).to.equal(JSON.stringify(heap));
+    expect(Object.keys(lists.proxy)).to.deep.equal(['org_a/b', 'org_a', 'org_ab']);
+    expect('org_' in lists.proxy).to.equal(false);
+    expect(lists.proxy['org_']).to.equal(undefined);
+    // Append only: a write or a delete through the state throws, in a fold or not.
+    foldingOn(file)(() => {
+      expect(() => (lists.proxy['org_a'] = [])).to.throw(TypeError, /append-only/);
+      expect(() => delete lists.proxy['org_a']).to.throw(TypeError, /append-only/);
+    });
+    expect(() => appendTo(lists.proxy, 'org_a', 'x')).to.throw(TypeError, /read-only outside/);
+    file.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('append-only lists read as the heap’s arrays under any mix of appends, flushes and restarts (property)', () => {
+    const owners = ['a', 'a/b', 'ab', 'a/000000000001', 'b'];
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('append' as const), owner: fc.constantFrom(...owners) }),
+      fc.record({ kind: fc.constant('flush' as const) }),
+      fc.record({ kind: fc.constant('reopen' as const) }),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'plumbline-lists-'));
+    try {
+      let run = 0;
+      fc.assert(
+        fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+          const path = join(dir, `run-${(run += 1)}.db`);
+          let file = ReadModelFile.own(path);
+          let lists = file.lists<number>('t.lists');
+          const heap = appendOnlyLists<number>();
+          let n = 0;
+          try {
+            for (const o of ops) {
+              if (o.kind === 'append') {
+                n += 1;
+                foldingOn(file)(() => appendTo(lists.proxy, o.owner, n));
+                appendTo(heap, o.owner, n);
+              } else {
+                file.flush([]);
+                if (o.kind === 'reopen') {
+                  file.close();
+                  file = ReadModelFile.own(path);
+                  lists = file.lists<number>('t.lists');
+                }
+              }
+              expect(JSON.stringify(lists.proxy)).to.equal(JSON.stringify(heap));
+              for (const owner of [...owners, 'a/']) {
+                expect(lists.proxy[owner], owner).to.deep.equal(heap[owner]);
+                expect(owner in lists.proxy, owner).to.equal(owner in heap);
+              }
+            }
+          } finally {
+            file.close();
+          }
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

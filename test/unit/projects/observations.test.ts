@@ -3,7 +3,7 @@ import { observationsProjection } from '../../../projections/observations.js';
 import { projectsProjection } from '../../../projections/projects.js';
 import { idFromUuid } from '../../../src/platform/ids.js';
 import type { SealedEvent } from '../../../src/platform/ledger/index.js';
-import { ownedValues, ReadModelFile } from '../../../src/platform/projections/index.js';
+import { ReadModelFile } from '../../../src/platform/projections/index.js';
 import { plainStateOnDisk } from '../../../src/platform/projections/read-model-file.js';
 import type { ObservationsState } from '../../../src/projects/facts.js';
 import {
@@ -71,9 +71,9 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
         observed_on: '2026-03-10',
         org_id: ORG_A,
       });
-      expect(ownedValues(state.by_project_seq, project)).to.deep.equal([id]);
-      expect(ownedValues(state.by_entity_seq, ENT.gc)).to.deep.equal([id]);
-      expect(ownedValues(state.by_org_seq, ORG_A)).to.deep.equal([id]);
+      expect(state.by_project[project]).to.deep.equal([id]);
+      expect(state.by_entity[ENT.gc]).to.deep.equal([id]);
+      expect(state.by_org[ORG_A]).to.deep.equal([id]);
     });
   }
 
@@ -266,12 +266,11 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
     const first = flushed();
     for (let i = 0; i < 600; i += 1) observe();
     expect(flushed()).to.equal(first);
-    expect(ownedValues(on.state.by_org_seq, ORG_A)).to.have.length(602);
-    expect(ownedValues(on.state.by_entity_seq, ENT.gc).at(-1)).to.equal(
-      `OBS-${String(seq).padStart(8, '0')}`,
-    );
-    expect(ownedValues(on.state.by_project_seq, 'prj_1')).to.have.length(200);
-    expect(ownedValues(on.state.by_org_seq, ORG_B)).to.deep.equal([]);
+    expect(on.state.by_org[ORG_A]).to.have.length(602);
+    expect(on.state.by_entity[ENT.gc]!.at(-1)).to.equal(`OBS-${String(seq).padStart(8, '0')}`);
+    expect(on.state.by_project['prj_1']).to.have.length(200);
+    expect(on.state.by_org[ORG_B]).to.equal(undefined);
+    expect(Object.keys(on.state.by_org)).to.deep.equal([ORG_A]);
     file.close();
   });
 });

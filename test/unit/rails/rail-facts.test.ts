@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type { Observation, ObservationsState, Project, ProjectsState } from '../../../src/projects/facts.js';
 import { railFactsFor } from '../../../src/rails/rail-facts.js';
-import { ownedLists } from '../../support/read-model.js';
 import type { PlatformWatermarks } from '../../../src/rails/rail.js';
 import { WORKFORCE_RAIL } from '../../../src/rails/workforce.js';
 import {
@@ -52,8 +51,8 @@ function projectsState(): ProjectsState {
       [A2]: { draw_ids: [], change_order_ids: ['CO-a2'], document_ids: [] },
       [B1]: { draw_ids: ['DRW-b1'], change_order_ids: ['CO-b1'], document_ids: ['COI-b1'] },
     },
-    projects_by_org_seq: ownedLists({ [ORG]: [A1, A2], [OTHER_ORG]: [B1] }),
-    resolutions_by_org_seq: {},
+    project_ids_by_org: { [ORG]: [A1, A2], [OTHER_ORG]: [B1] },
+    resolution_ids_by_org: {},
   };
 }
 
@@ -71,9 +70,9 @@ function observationsState(): ObservationsState {
   return {
     observations: Object.fromEntries(observations.map((o) => [o.id, o])),
     // OBS-b1 is wrongly listed under ORG as well: the org check on the fact must drop it.
-    by_org_seq: ownedLists({ [ORG]: ['OBS-a1', 'OBS-a2', 'OBS-b1'], [OTHER_ORG]: ['OBS-b1'] }),
-    by_project_seq: ownedLists({ [A1]: ['OBS-a1'], [A2]: ['OBS-a2'], [B1]: ['OBS-b1'] }),
-    by_entity_seq: ownedLists({ [GC]: ['OBS-a1', 'OBS-a2', 'OBS-b1'] }),
+    by_org: { [ORG]: ['OBS-a1', 'OBS-a2', 'OBS-b1'], [OTHER_ORG]: ['OBS-b1'] },
+    by_project: { [A1]: ['OBS-a1'], [A2]: ['OBS-a2'], [B1]: ['OBS-b1'] },
+    by_entity: { [GC]: ['OBS-a1', 'OBS-a2', 'OBS-b1'] },
   };
 }
 
