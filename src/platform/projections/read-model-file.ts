@@ -317,15 +317,18 @@ const ORD_DIGITS = 12;
  * owner between two flushes. A flush writes one new row per owner appended to since the last one —
  * the new tail, never the list — and an append reads nothing (issue 19: a list inside a record was
  * re-encoded and rewritten whole at each flush that touched it). Reading an owner's list is one key
- * range of the file plus the tail not yet flushed, a fresh array each time (nothing cached: a
- * caller's changes to it go nowhere); its owners are listed in the order of their first append,
- * as the plain object's keys are.
+ * range of the file plus the tail not yet flushed, kept in a cache (counted in the file's budget,
+ * least recently used evicted first) that appends extend, so a hot list is read from the heap as the
+ * record holding it was. Like every read model outside its fold, a list read is not to be changed.
+ * Owners are listed in the order of their first append, as the plain object's keys are.
  */
 export class DiskLists<T = unknown> {
   readonly name: string;
   readonly #file: ReadModelFile;
   /** Values appended since the last flush, by owner in the order of each owner's first append. */
   readonly pending = new Map<string, T[]>();
+  /** Whole lists read since, least recently used first, kept whole by `append`. */
+  readonly cache = new Map<string, T[]>();
   readonly proxy: Record<string, T[]>;
 
   constructor(file: ReadModelFile, name: string) {
@@ -340,10 +343,18 @@ export class DiskLists<T = unknown> {
     const tail = this.pending.get(owner);
     if (tail) tail.push(value);
     else this.pending.set(owner, [value]);
+    this.cache.get(owner)?.push(value);
   }
 
   /** The owner's list (stored rows in order, then the unflushed tail), undefined when it has none. */
   get(owner: string): T[] | undefined {
+    const cached = this.cache.get(owner);
+    if (cached) {
+      // Most recently used last: eviction takes from the front.
+      this.cache.delete(owner);
+      this.cache.set(owner, cached);
+      return cached;
+    }
     const prefix = `${owner}/`;
     const length = prefix.length + ORD_DIGITS;
     let list: T[] | undefined;
@@ -356,7 +367,19 @@ export class DiskLists<T = unknown> {
     }
     const tail = this.pending.get(owner);
     if (tail) list = list ? list.concat(tail) : [...tail];
+    if (list) {
+      this.cache.set(owner, list);
+      this.#file.cached(1);
+    }
     return list;
+  }
+
+  /** Drops lists from the front of the cache until `keep` are left. */
+  evict(keep: number): void {
+    for (const owner of this.cache.keys()) {
+      if (this.cache.size <= keep) break;
+      this.cache.delete(owner);
+    }
   }
 
   has(owner: string): boolean {
@@ -704,6 +727,8 @@ export class ReadModelFile {
       }
     for (const [name, l] of this.#lists)
       if (name.startsWith(`${projection}.`)) {
+        this.#cachedCount -= l.cache.size;
+        l.cache.clear();
         l.pending.clear();
         this.#ords.set(name, 0);
       }
@@ -854,6 +879,10 @@ export class ReadModelFile {
     for (const c of this.#collections.values()) {
       c.evict(Math.floor(c.cache.size * share));
       total += c.cache.size;
+    }
+    for (const l of this.#lists.values()) {
+      l.evict(Math.floor(l.cache.size * share));
+      total += l.cache.size;
     }
     this.#cachedCount = total;
     this.#trimAbove = Math.max(this.#trimAbove, total + this.#cacheRecords * 0.25);

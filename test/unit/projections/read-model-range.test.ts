@@ -202,6 +202,10 @@ describe('read-model collections: entries by key prefix', () => {
     append('org_a');
     expect(file.stats.reads).to.equal(reads);
     expect(lists.proxy['org_a']!.at(-1), 'listed before the flush').to.equal(`OBS-${seq}`);
+    // A list read before is read from the heap, extended by the appends since.
+    const read = file.stats.reads;
+    expect(lists.proxy['org_a']!.length).to.equal(heap['org_a']!.length);
+    expect(file.stats.reads).to.equal(read);
     file.flush([]);
     expect(file.stats.writes - writes).to.equal(1);
     expect(file.stats.bytes - bytes).to.equal(JSON.stringify([`OBS-${seq}`]).length);
@@ -220,6 +224,17 @@ describe('read-model collections: entries by key prefix', () => {
       expect(() => delete lists.proxy['org_a']).to.throw(TypeError, /append-only/);
     });
     expect(() => appendTo(lists.proxy, 'org_a', 'x')).to.throw(TypeError, /read-only outside/);
+    // Cleared for a rebuild (a projection's version changed): stored rows, tail and cache alike.
+    expect(lists.proxy['org_a']).to.have.length(heap['org_a']!.length);
+    foldingOn(file)(() => appendTo(lists.proxy, 'org_b', 'pending'));
+    file.clear('t');
+    expect(lists.proxy['org_a']).to.equal(undefined);
+    expect(Object.keys(lists.proxy)).to.deep.equal([]);
+    expect(file.dirty).to.equal(false);
+    foldingOn(file)(() => appendTo(lists.proxy, 'org_a', 'again'));
+    expect(lists.proxy['org_a']).to.deep.equal(['again']);
+    file.flush([]);
+    expect(lists.proxy['org_a']).to.deep.equal(['again']);
     file.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -230,6 +245,7 @@ describe('read-model collections: entries by key prefix', () => {
       fc.record({ kind: fc.constant('append' as const), owner: fc.constantFrom(...owners) }),
       fc.record({ kind: fc.constant('flush' as const) }),
       fc.record({ kind: fc.constant('reopen' as const) }),
+      fc.record({ kind: fc.constant('read' as const), owner: fc.constantFrom(...owners) }),
     );
     const dir = mkdtempSync(join(tmpdir(), 'plumbline-lists-'));
     try {
@@ -237,7 +253,8 @@ describe('read-model collections: entries by key prefix', () => {
       fc.assert(
         fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
           const path = join(dir, `run-${(run += 1)}.db`);
-          let file = ReadModelFile.own(path);
+          // A cache of two records: lists are read, cached, extended and evicted all along.
+          let file = ReadModelFile.own(path, { cacheRecords: 2 });
           let lists = file.lists<number>('t.lists');
           const heap = appendOnlyLists<number>();
           let n = 0;
@@ -247,11 +264,13 @@ describe('read-model collections: entries by key prefix', () => {
                 n += 1;
                 foldingOn(file)(() => appendTo(lists.proxy, o.owner, n));
                 appendTo(heap, o.owner, n);
+              } else if (o.kind === 'read') {
+                expect(lists.proxy[o.owner], o.owner).to.deep.equal(heap[o.owner]);
               } else {
                 file.flush([]);
                 if (o.kind === 'reopen') {
                   file.close();
-                  file = ReadModelFile.own(path);
+                  file = ReadModelFile.own(path, { cacheRecords: 2 });
                   lists = file.lists<number>('t.lists');
                 }
               }
