@@ -239,8 +239,45 @@ describe('read-model collections: entries by key prefix', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('append-only lists: a list built live, a row per flush, is compacted once read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plumbline-lists-'));
+    const path = join(dir, 'read-models.db');
+    let file = ReadModelFile.own(path);
+    let lists = file.lists<number>('t.ids');
+    const fold = foldingOn(file);
+    for (let i = 1; i <= 100; i += 1) {
+      // 'a/9': an owner whose rows sort among a's (`a/9/…` < `a/999…`), which a's compaction keeps.
+      fold(() => appendTo(lists.proxy, i % 10 === 0 ? 'b' : i % 7 === 0 ? 'a/9' : 'a', i));
+      file.flush([]);
+    }
+    file.close();
+    file = ReadModelFile.own(path);
+    lists = file.lists<number>('t.ids');
+    const a = Array.from({ length: 100 }, (_, i) => i + 1).filter((i) => i % 10 !== 0 && i % 7 !== 0);
+    const a9 = [7, 14, 21, 28, 35, 42, 49, 56, 63, 77, 84, 91, 98];
+    expect(lists.proxy['a']).to.deep.equal(a);
+    expect(lists.shape.get('a')!.rows).to.equal(a.length);
+    // The next flush writes the list into its first row and deletes the others; b's stay.
+    foldingOn(file)(() => appendTo(lists.proxy, 'a', 101));
+    const { writes } = file.stats;
+    file.flush([]);
+    expect(file.stats.writes - writes).to.equal(1);
+    file.close();
+    file = ReadModelFile.own(path);
+    lists = file.lists<number>('t.ids');
+    expect(lists.proxy['a']).to.deep.equal([...a, 101]);
+    expect(lists.shape.get('a')!.rows).to.equal(1);
+    expect(lists.proxy['b']).to.deep.equal([10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+    expect(lists.shape.get('b')!.rows).to.equal(10);
+    expect(lists.proxy['a/9']).to.deep.equal(a9);
+    expect(Object.keys(lists.proxy)).to.deep.equal(['a', 'a/9', 'b']);
+    file.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('append-only lists read as the heap’s arrays under any mix of appends, flushes and restarts (property)', () => {
-    const owners = ['a', 'a/b', 'ab', 'a/000000000001', 'b'];
+    // 'a/9' and 'a/000000000001': owners whose rows sort among a's rows (their keys are longer).
+    const owners = ['a', 'a/b', 'ab', 'a/000000000001', 'a/9', 'b'];
     const op = fc.oneof(
       fc.record({ kind: fc.constant('append' as const), owner: fc.constantFrom(...owners) }),
       fc.record({ kind: fc.constant('flush' as const) }),
@@ -256,6 +293,7 @@ describe('read-model collections: entries by key prefix', () => {
           // A cache of two records: lists are read, cached, extended and evicted all along.
           let file = ReadModelFile.own(path, { cacheRecords: 2 });
           let lists = file.lists<number>('t.lists');
+          lists.compactAbove = 2; // compactions all along
           const heap = appendOnlyLists<number>();
           let n = 0;
           try {
@@ -272,6 +310,7 @@ describe('read-model collections: entries by key prefix', () => {
                   file.close();
                   file = ReadModelFile.own(path, { cacheRecords: 2 });
                   lists = file.lists<number>('t.lists');
+                  lists.compactAbove = 2;
                 }
               }
               expect(JSON.stringify(lists.proxy)).to.equal(JSON.stringify(heap));
