@@ -32,6 +32,7 @@ const replayMs = performance.now() - started;
 // CPU time (this process, all threads) beside wall time: on a shared machine it moves less.
 const cpu = process.cpuUsage(cpuBefore);
 const rssAfterReplay = process.memoryUsage().rss;
+const stats = disk ? { ...disk.stats } : null;
 disk?.close();
 // The process's peak so far: module loading, then the replay (nothing else has run).
 const peakReplay = process.resourceUsage().maxRSS * 1024;
@@ -45,6 +46,8 @@ process.stdout.write(
     rss_bytes: rssAfterReplay,
     max_rss_bytes: peakReplay,
     heap_used_bytes: process.memoryUsage().heapUsed,
+    // What the flushes wrote: records, their JSON's length, and how many flushes.
+    ...(stats ? { flushes: stats.flushes, records_written: stats.writes, json_bytes: stats.bytes } : {}),
   })}\n`,
 );
 process.exit(0);

@@ -3,14 +3,21 @@
  * project and entity in recording order. Pure; updates the state it owns in place.
  */
 import type { SealedEvent } from '../src/platform/ledger/index.js';
+import { appendOnlyLists, appendTo } from '../src/platform/projections/read-model-file.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
 import type { ObservationRecordedData } from '../src/projects/events.js';
 import type { Observation, ObservationsState } from '../src/projects/facts.js';
 
 export const observationsProjection: Projection<ObservationsState> = {
   name: 'observations',
-  version: 1,
-  init: () => ({ observations: {}, by_org: {}, by_project: {}, by_entity: {} }),
+  // 2: the per-owner id lists as append-only lists (a flush writes the new ids, not the list).
+  version: 2,
+  init: () => ({
+    observations: {},
+    by_org: appendOnlyLists(),
+    by_project: appendOnlyLists(),
+    by_entity: appendOnlyLists(),
+  }),
   evolve(state, event) {
     const org_id = event.meta.org_id;
     if (event.type !== 'ObservationRecorded' || org_id === null) return state;
@@ -25,10 +32,10 @@ export const observationsProjection: Projection<ObservationsState> = {
       id: observation_id,
     };
     state.observations[observation_id] = observation;
-    (state.by_org[org_id] ??= []).push(observation_id);
-    if (observation.project_id !== null)
-      (state.by_project[observation.project_id] ??= []).push(observation_id);
-    if (observation.entity_id !== null) (state.by_entity[observation.entity_id] ??= []).push(observation_id);
+    // Nothing read: an append costs the same however long the list is.
+    appendTo(state.by_org, org_id, observation_id);
+    if (observation.project_id !== null) appendTo(state.by_project, observation.project_id, observation_id);
+    if (observation.entity_id !== null) appendTo(state.by_entity, observation.entity_id, observation_id);
     return state;
   },
 };

@@ -8,6 +8,7 @@
 import type { SealedEvent } from '../src/platform/ledger/index.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
 import { cloneJson } from '../src/platform/projections/clone.js';
+import { appendOnlyLists, appendTo } from '../src/platform/projections/read-model-file.js';
 import {
   isProjectsEventType,
   type DocumentSignedData,
@@ -18,7 +19,7 @@ import {
   type ProjectsEventMap,
   type ProjectsEventType,
 } from '../src/projects/events.js';
-import type { Document, Draw, OrgIndex, ProjectIndex, ProjectsState } from '../src/projects/facts.js';
+import type { Document, Draw, ProjectIndex, ProjectsState } from '../src/projects/facts.js';
 import {
   changeOrderDeltas,
   deriveDrawLines,
@@ -31,8 +32,9 @@ type Known = { [T in ProjectsEventType]: SealedEvent<T, ProjectsEventMap[T]> }[P
 export const projectsProjection: Projection<ProjectsState> = {
   name: 'projects',
   // 3: `by_entity` (the credit bureau's participation index). 4: signed duties (attested signatures,
-  // `document_signatures`).
-  version: 4,
+  // `document_signatures`). 5: an org's project and resolution ids as append-only lists
+  // (`project_ids_by_org`, `resolution_ids_by_org`), not arrays in one record per org.
+  version: 5,
   init: () => ({
     projects: {},
     change_orders: {},
@@ -40,7 +42,8 @@ export const projectsProjection: Projection<ProjectsState> = {
     draws: {},
     resolutions: {},
     by_project: {},
-    by_org: {},
+    project_ids_by_org: appendOnlyLists(),
+    resolution_ids_by_org: appendOnlyLists(),
     by_entity: {},
     document_signatures: {},
   }),
@@ -73,7 +76,7 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
         last_fact_seq: e.seq,
       };
       s.by_project[project_id] = { change_order_ids: [], document_ids: [], draw_ids: [] };
-      orgIndex(s, org_id).project_ids.push(project_id);
+      appendTo(s.project_ids_by_org, org_id, project_id);
       for (const party of [fields.borrower, fields.general_contractor, fields.architect, fields.inspector])
         takesPart(s, party, project_id);
       for (const line of fields.sov) takesPart(s, line.subcontractor, project_id);
@@ -105,7 +108,7 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
       return observe(s, e.data, e.seq);
     case 'FindingResolved':
       s.resolutions[e.data.finding_id] = { ...e.data, ...recorded };
-      orgIndex(s, org_id).resolution_ids.push(e.data.finding_id);
+      appendTo(s.resolution_ids_by_org, org_id, e.data.finding_id);
       return;
     default: {
       const unreachable: never = e;
@@ -244,10 +247,6 @@ function fund(draw: Draw, d: Partial<GovernanceDrawEventMap['PaymentPushed']>, r
 // ---------------------------------------------------------------------------------------------
 // Indexes
 // ---------------------------------------------------------------------------------------------
-
-function orgIndex(s: ProjectsState, org_id: string): OrgIndex {
-  return (s.by_org[org_id] ??= { project_ids: [], resolution_ids: [] });
-}
 
 /** Records that `entity` takes part in the project (once; first appearance keeps its place). */
 function takesPart(s: ProjectsState, entity: string | null, project_id: string): void {

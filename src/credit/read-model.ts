@@ -8,10 +8,10 @@
  * seq zero-padded, so key order is ledger order), not arrays in the entity's record: a record
  * changed by a fold is rewritten whole at the next flush (read-model-file.ts), so an array there
  * made every score of an entity re-encode and rewrite its whole history (issue 19). An entity's
- * list is read by one key range (`entriesWithPrefix`).
+ * list is read by one key range (`ownedValues`).
  */
 import type { SealedEvent } from '../platform/ledger/index.js';
-import { entriesWithPrefix } from '../platform/projections/index.js';
+import { ownedKey, ownedValues } from '../platform/projections/index.js';
 import type { IsoInstant } from '../projects/facts.js';
 import type { Grade } from './constants.js';
 import type { BehavioralStateChangedDataV1, CreditEventMap, RegistryVerifiedData } from './events.js';
@@ -93,37 +93,19 @@ function recordOf(state: CreditState, entityId: string): EntityCreditRecord {
   return (state.entities[entityId] ??= newEntityCreditRecord());
 }
 
-/** Digits of a seq in a key: ledger order is then key order. */
-const SEQ_DIGITS = 12;
-
-/** The key of an entity's record of the event at `seq`: `<entity>/<seq, zero-padded>`. */
-export function eventKey(entityId: string, seq: number): string {
-  return `${entityId}/${String(seq).padStart(SEQ_DIGITS, '0')}`;
-}
-
-/**
- * One entity's records of a per-event collection, in ledger order. The key length check keeps out
- * an entity whose id extends this one's past a `/` (`a/b`'s keys start with `a/` too, but are longer
- * than `a/` + the seq's digits).
- */
-function eventsOf<T>(records: Record<string, T>, entityId: string): T[] {
-  const prefix = `${entityId}/`;
-  const length = prefix.length + SEQ_DIGITS;
-  const out: T[] = [];
-  for (const [key, value] of entriesWithPrefix(records, prefix)) if (key.length === length) out.push(value);
-  return out;
-}
+/** The key of an entity's record of the event at `seq`: `<entity>/<seq, zero-padded>` (`ownedKey`). */
+export const eventKey: (entityId: string, seq: number) => string = ownedKey;
 
 /** The reports issued on an entity, in ledger order (no read of the collection when there is none). */
 export function inquiriesOf(state: CreditState, entityId: string): InquiryRecord[] {
   if (!state.entities[entityId]?.inquiry_count) return [];
-  return eventsOf(state.inquiries, entityId);
+  return ownedValues(state.inquiries, entityId);
 }
 
 /** The registry checks recorded for an entity, in ledger order. */
 export function verificationsOf(state: CreditState, entityId: string): VerificationRecord[] {
   if (!state.entities[entityId]?.verification_count) return [];
-  return eventsOf(state.verifications, entityId);
+  return ownedValues(state.verifications, entityId);
 }
 
 /** Folds either schema: recordTransition keeps the tenant-neutral form of both (events.ts). */

@@ -54,7 +54,7 @@ export function scanInputFor(
   const pick = <T>(ids: readonly string[] | undefined, table: Record<string, T>): T[] =>
     (ids ?? []).map((id) => table[id]).filter((x): x is T => x !== undefined);
   const resolutions: Record<string, FindingResolution> = {};
-  for (const r of pick(state.by_org[project.org_id]?.resolution_ids, state.resolutions)) {
+  for (const r of pick(state.resolution_ids_by_org[project.org_id], state.resolutions)) {
     // Resolutions are stored by finding id; only this org's can resolve this project's findings.
     if (r.org_id === project.org_id) resolutions[r.finding_id] = r;
   }

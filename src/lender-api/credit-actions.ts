@@ -50,7 +50,7 @@ function entityOf(s: Service, ref: string): EntityRecord {
 export function counterpartiesOf(s: Service, org_id: string): Set<string> {
   const p = s.runtime.state(projectsProjection);
   const ids = new Set<string>();
-  for (const projectId of p.by_org[org_id]?.project_ids ?? []) {
+  for (const projectId of p.project_ids_by_org[org_id] ?? []) {
     const project = p.projects[projectId];
     if (!project) continue;
     for (const id of [project.borrower, project.general_contractor, project.architect, project.inspector])

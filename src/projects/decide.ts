@@ -95,7 +95,7 @@ export function decideRegisterProject(
   body.sov.forEach((l, i) => checkEntity(ctx, issues, ['sov', i, 'subcontractor'], l.subcontractor));
   if (issues.length > 0) return invalid('the project names unknown entities', issues);
 
-  const taken = (state.by_org[ctx.org_id]?.project_ids ?? []).some((id) => {
+  const taken = (state.project_ids_by_org[ctx.org_id] ?? []).some((id) => {
     const p = state.projects[id];
     return p !== undefined && sameName(p.name, body.name);
   });

@@ -584,12 +584,6 @@ export interface ProjectIndex {
   draw_ids: string[];
 }
 
-/** Ids of one org's facts, each list in recording order. */
-export interface OrgIndex {
-  project_ids: string[];
-  resolution_ids: string[];
-}
-
 /** State of the `projects` projection (projections/projects.ts). Plain objects only (JSON snapshots). */
 export interface ProjectsState {
   projects: Record<string, Project>;
@@ -599,7 +593,14 @@ export interface ProjectsState {
   /** By finding id. */
   resolutions: Record<string, FindingResolution>;
   by_project: Record<string, ProjectIndex>;
-  by_org: Record<string, OrgIndex>;
+  /**
+   * Each org's project ids and finding-resolution ids, in recording order: append-only lists
+   * (`appendOnlyLists`), which the read-model file extends by the new ids alone at each flush —
+   * not arrays in one record per org, rewritten whole at each flush that touched them (they grow
+   * with the org's history, issue 19).
+   */
+  project_ids_by_org: Record<string, string[]>;
+  resolution_ids_by_org: Record<string, string[]>;
   /**
    * Project ids each entity takes part in — as a party, an SOV subcontractor, or the claimant,
    * vendor, insured or inspector of a document — in first-appearance order. Lets the credit
@@ -614,7 +615,11 @@ export interface ProjectsState {
 /** State of the `observations` projection (projections/observations.ts). */
 export interface ObservationsState {
   observations: Record<string, Observation>;
-  /** Observation ids per org / project / entity, in recording order. */
+  /**
+   * Observation ids per org / project / entity, in recording order: append-only lists
+   * (`appendOnlyLists`), which the read-model file extends by the new ids alone at each flush —
+   * not one growing array per owner in a record rewritten whole (~1.7 MB for an org at 1M events).
+   */
   by_org: Record<string, string[]>;
   by_project: Record<string, string[]>;
   by_entity: Record<string, string[]>;

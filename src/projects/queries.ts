@@ -108,7 +108,7 @@ export function paginate<T>(
 }
 
 export function listProjects(s: ProjectsState, org_id: string, page: PageRequest = {}): Page<Project> {
-  return paginate(s.by_org[org_id]?.project_ids ?? [], (id) => getProject(s, org_id, id), page);
+  return paginate(s.project_ids_by_org[org_id] ?? [], (id) => getProject(s, org_id, id), page);
 }
 
 /** Ids of one of the org's projects' facts; empty for another org's project. */
@@ -149,7 +149,7 @@ export function listDocuments(
 }
 
 export function listResolutions(s: ProjectsState, org_id: string, page: PageRequest = {}) {
-  return paginate(s.by_org[org_id]?.resolution_ids ?? [], (id) => getResolution(s, org_id, id), page);
+  return paginate(s.resolution_ids_by_org[org_id] ?? [], (id) => getResolution(s, org_id, id), page);
 }
 
 export interface ObservationFilter {

@@ -80,7 +80,7 @@ export function mountProjects(s: Service): void {
       if (finding !== undefined)
         return finding.org_id === org_id && getProject(projects, org_id, finding.project_id) !== undefined;
       const now = s.clock.now();
-      return (projects.by_org[org_id]?.project_ids ?? []).some((project_id) => {
+      return (projects.project_ids_by_org[org_id] ?? []).some((project_id) => {
         const input = scanInputFor(projects, project_id);
         if (input === null || input.project.org_id !== org_id) return false;
         const found = scanProject({ ...input, resolutions: {} }, now);

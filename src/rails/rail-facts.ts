@@ -53,7 +53,7 @@ export function railFactsFor(
   options: RailFactsOptions,
 ): RailFacts {
   const project_id = options.project_id ?? null;
-  const orgProjects = pick(projectsState.projects, projectsState.by_org[org_id]?.project_ids ?? [], org_id);
+  const orgProjects = pick(projectsState.projects, projectsState.project_ids_by_org[org_id] ?? [], org_id);
   const projects = project_id === null ? orgProjects : orgProjects.filter((p) => p.id === project_id);
   const inScope = new Set(projects.map((p) => p.id));
   const indexes = projects.flatMap((p) => {

@@ -69,7 +69,7 @@ describe('crash safety: SIGKILL under load, round after round', function () {
           }),
         );
       const state = s.runtime.state(projectsProjection);
-      projects = state.by_org[keys[0]!.org_id]!.project_ids;
+      projects = state.project_ids_by_org[keys[0]!.org_id]!;
       await svc.close();
     }
     expect(projects.length).to.be.greaterThan(0);

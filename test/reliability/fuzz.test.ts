@@ -319,7 +319,7 @@ describe('input fuzzing of every POST route', function () {
     auth = { bearer: ledger.bearer, admin: `Bearer ${admin.key}`, lender: ledger.dataset.keys[0]!.key };
     const org = ledger.dataset.keys[0]!.org_id;
     const projects = s.runtime.state(projectsProjection);
-    const own = projects.by_org[org]!.project_ids;
+    const own = projects.project_ids_by_org[org]!;
     const draws = own.flatMap((id) => projects.by_project[id]!.draw_ids);
     facts = {
       entities: Object.keys(s.runtime.state(registryProjection).entities),

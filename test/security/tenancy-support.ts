@@ -46,11 +46,11 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 /** Every id of each tenant-owned kind that `org` owns, in recording order. */
 export function ownedIds(svc: TestService, org: string): Record<ResourceKind, string[]> {
   const projects = svc.composed.deps.runtime.state(projectsProjection);
-  const mine = projects.by_org[org];
+  const mine = projects.project_ids_by_org[org] ?? [];
   const findings = svc.composed.deps.runtime.state(governanceProjection).findings;
-  const projectIds = new Set(mine?.project_ids ?? []);
+  const projectIds = new Set(mine);
   return {
-    project: [...(mine?.project_ids ?? [])],
+    project: [...mine],
     draw: Object.values(projects.draws)
       .filter((d) => d.org_id === org)
       .map((d) => d.id),

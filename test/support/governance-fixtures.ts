@@ -329,7 +329,8 @@ export class GovernanceWorld {
           draw_ids: this.draws.map((d) => d.id),
         },
       },
-      by_org: { [ORG]: { project_ids: [PROJECT_ID], resolution_ids: Object.keys(this.resolutions) } },
+      project_ids_by_org: { [ORG]: [PROJECT_ID] },
+      resolution_ids_by_org: { [ORG]: Object.keys(this.resolutions) },
     };
   }
 }

@@ -8,7 +8,11 @@ export { cloneJson } from './clone.js';
 export {
   entriesOf,
   entriesWithPrefix,
+  appendOnlyLists,
+  appendTo,
   keysOf,
+  ownedKey,
+  ownedValues,
   ReadModelFile,
   ReadModelFileBusy,
   storedCheckpointOf,

@@ -168,8 +168,8 @@ export class DiskCollection<T = unknown> {
    * Records `value` under `key` unless a record of the key exists (stored, cached or inserted
    * before): the first one wins, as `if (!has(key)) set(key, value)` would — but with no read of the
    * file, the check is the flush's (`INSERT … ON CONFLICT DO NOTHING`), and the record takes no
-   * room in the cache. For write-mostly indexes keyed by fresh ids (the ledger index's hashes),
-   * which a fold never reads back.
+   * room in the cache. For write-mostly indexes keyed by fresh ids (the ledger index's hashes, the
+   * per-owner id lists of `appendOwned`), which a fold never reads back.
    */
   insertIfAbsent(key: string, value: T): void {
     this.#file.assertFolding(this.name);
@@ -304,6 +304,199 @@ function handlerFor<T>(collection: DiskCollection<T>): ProxyHandler<Record<strin
   };
 }
 
+const LISTS = Symbol('append-only lists');
+
+/** Digits of the order in a list row's key: `<owner>/<ord, zero-padded>`. */
+const ORD_DIGITS = 12;
+
+/**
+ * Append-only lists by owner (an org's observation ids…), declared by `appendOnlyLists()` in a
+ * projection's `init` and appended to by `appendTo` only. The heap form is a plain object of arrays;
+ * on the file each owner's list is rows keyed `<owner>/<ord>` (ord: the collection's insertion
+ * counter, so key order is append order), each row a JSON array of the values appended to that
+ * owner between two flushes. A flush writes one new row per owner appended to since the last one —
+ * the new tail, never the list — and an append reads nothing (issue 19: a list inside a record was
+ * re-encoded and rewritten whole at each flush that touched it). Reading an owner's list is one key
+ * range of the file plus the tail not yet flushed, kept in a cache (counted in the file's budget,
+ * least recently used evicted first) that appends extend, so a hot list is read from the heap as the
+ * record holding it was. Like every read model outside its fold, a list read is not to be changed.
+ * Owners are listed in the order of their first append, as the plain object's keys are.
+ */
+export class DiskLists<T = unknown> {
+  readonly name: string;
+  readonly #file: ReadModelFile;
+  /** Values appended since the last flush, by owner in the order of each owner's first append. */
+  readonly pending = new Map<string, T[]>();
+  /** Whole lists read since, least recently used first, kept whole by `append`. */
+  readonly cache = new Map<string, T[]>();
+  /** For a cached list: its first stored row's key (once stored) and how many rows it has. */
+  readonly shape = new Map<string, { first: string | null; rows: number }>();
+  /**
+   * A cached list of more rows than this is compacted by the next flush into its first row (same
+   * key, same order): a list built live has a row per flush that appended to it, and reading it
+   * cold costs a row each (10,000 rows: ~40 ms, where one row of the same ids parses in ~2 ms).
+   */
+  compactAbove = 32;
+  readonly proxy: Record<string, T[]>;
+
+  constructor(file: ReadModelFile, name: string) {
+    this.#file = file;
+    this.name = name;
+    this.proxy = new Proxy({}, listsHandlerFor(this));
+  }
+
+  append(owner: string, value: T): void {
+    this.#file.assertFolding(this.name);
+    if (value === undefined) throw new TypeError(`read model ${this.name}: undefined for ${owner}`);
+    const tail = this.pending.get(owner);
+    if (tail) tail.push(value);
+    else this.pending.set(owner, [value]);
+    this.cache.get(owner)?.push(value);
+  }
+
+  /** The owner's list (stored rows in order, then the unflushed tail), undefined when it has none. */
+  get(owner: string): T[] | undefined {
+    const cached = this.cache.get(owner);
+    if (cached) {
+      // Most recently used last: eviction takes from the front.
+      this.cache.delete(owner);
+      this.cache.set(owner, cached);
+      return cached;
+    }
+    const prefix = `${owner}/`;
+    const length = prefix.length + ORD_DIGITS;
+    let list: T[] | undefined;
+    let first: string | null = null;
+    let rows = 0;
+    for (const [key, text] of this.#file.storedRange(this.name, prefix)) {
+      // `a/b`'s rows start with `a/` too, but their keys are longer.
+      if (key.length !== length) continue;
+      const values = JSON.parse(text) as T[];
+      if (list) for (const v of values) list.push(v);
+      else list = values;
+      first ??= key;
+      rows += 1;
+    }
+    const tail = this.pending.get(owner);
+    if (tail) list = list ? list.concat(tail) : [...tail];
+    if (list) {
+      this.cache.set(owner, list);
+      this.shape.set(owner, { first, rows });
+      this.#file.cached(1);
+    }
+    return list;
+  }
+
+  /** Drops lists from the front of the cache until `keep` are left. */
+  evict(keep: number): void {
+    for (const owner of this.cache.keys()) {
+      if (this.cache.size <= keep) break;
+      this.cache.delete(owner);
+      this.shape.delete(owner);
+    }
+  }
+
+  /** Forgets the cached lists (after a clear of the file, or a flush rolled back). */
+  reset(): number {
+    const dropped = this.cache.size;
+    this.cache.clear();
+    this.shape.clear();
+    return dropped;
+  }
+
+  has(owner: string): boolean {
+    return this.pending.has(owner) || this.get(owner) !== undefined;
+  }
+
+  /** Owners in the order of their first append: stored ones by their first row, then new ones. */
+  keys(): string[] {
+    const owners = new Set<string>();
+    for (const [key] of this.#file.storedEntries(this.name, false)) owners.add(key.slice(0, -ORD_DIGITS - 1));
+    for (const owner of this.pending.keys()) owners.add(owner);
+    return [...owners];
+  }
+
+  /**
+   * What a flush writes: for each owner appended to, a row of the new values keyed with a fresh
+   * order (in append order); for a cached list of too many rows, the whole list into its first row
+   * (`compact`: the others are deleted).
+   */
+  writes(): ListWrite[] {
+    const out: ListWrite[] = [];
+    for (const [owner, shape] of this.shape)
+      if (shape.first !== null && shape.rows + (this.pending.has(owner) ? 1 : 0) > this.compactAbove) {
+        out.push({ kind: 'compact', owner, key: shape.first, text: JSON.stringify(this.cache.get(owner)) });
+        shape.rows = 1;
+      }
+    for (const [owner, values] of this.pending) {
+      const shape = this.shape.get(owner);
+      if (shape?.rows === 1 && out.some((w) => w.kind === 'compact' && w.owner === owner)) continue;
+      const ord = this.#file.nextOrd(this.name);
+      const key = `${owner}/${String(ord).padStart(ORD_DIGITS, '0')}`;
+      out.push({ kind: 'append', owner, key, ord, text: JSON.stringify(values) });
+      if (shape) {
+        shape.first ??= key;
+        shape.rows += 1;
+      }
+    }
+    return out;
+  }
+}
+
+type ListWrite =
+  | { kind: 'append'; owner: string; key: string; ord: number; text: string }
+  | { kind: 'compact'; owner: string; key: string; text: string };
+
+/** The last key an owner's list rows can have (`<owner>/` and the digits): a compaction's bound. */
+function lastListKey(owner: string): string {
+  return `${owner}/${'9'.repeat(ORD_DIGITS)}`;
+}
+
+function listsHandlerFor<T>(lists: DiskLists<T>): ProxyHandler<Record<string, T[]>> {
+  const appendOnly = (): never => {
+    throw new TypeError(`read model ${lists.name}: an append-only list; appendTo adds to it`);
+  };
+  return {
+    get: (_target, key) => {
+      if (key === LISTS) return lists;
+      return typeof key === 'string' ? lists.get(key) : undefined;
+    },
+    set: appendOnly,
+    deleteProperty: appendOnly,
+    defineProperty: appendOnly,
+    has: (_target, key) => typeof key === 'string' && lists.has(key),
+    ownKeys: () => lists.keys(),
+    getOwnPropertyDescriptor: (_target, key) => {
+      if (typeof key !== 'string') return undefined;
+      const value = lists.get(key);
+      return value === undefined
+        ? undefined
+        : { value, writable: false, enumerable: true, configurable: true };
+    },
+  };
+}
+
+/**
+ * A projection's `init` gives this for a field of append-only lists by owner: an empty plain object
+ * (the heap form), which the file keeps as `DiskLists` — each flush writes only what was appended.
+ */
+export function appendOnlyLists<T>(): Record<string, T[]> {
+  const lists: Record<string, T[]> = {};
+  Object.defineProperty(lists, LISTS, { value: true, enumerable: false });
+  return lists;
+}
+
+/**
+ * Appends `value` to `owner`'s list of an `appendOnlyLists()` field: on the file nothing is read
+ * and the flush writes only the new tail; in the heap form a push.
+ */
+export function appendTo<T>(lists: Record<string, T[]>, owner: string, value: T): void {
+  const disk = (lists as Record<symbol, unknown>)[LISTS];
+  if (disk instanceof DiskLists) (disk as DiskLists<T>).append(owner, value);
+  else if (Object.hasOwn(lists, owner)) lists[owner]!.push(value);
+  else lists[owner] = [value];
+}
+
 /** The disk collection behind a read-model record map, if it is one. */
 export function collectionOf<T>(record: Record<string, T>): DiskCollection<T> | undefined {
   return (record as Record<symbol, unknown>)[COLLECTION] as DiskCollection<T> | undefined;
@@ -334,6 +527,33 @@ export function entriesWithPrefix<T>(record: Record<string, T>, prefix: string):
   const out: [string, T][] = [];
   for (const key of Object.keys(record)) if (key.startsWith(prefix)) out.push([key, record[key]!]);
   return out.sort(byKey);
+}
+
+/** Digits of a seq in an owned key (`ownedKey`): ledger order is then key order up to 10^12 events. */
+export const SEQ_DIGITS = 12;
+
+/**
+ * The key of an owner's record of the event at `seq` in a per-event collection: `<owner>/<seq,
+ * zero-padded>`. Records that grow with an owner's history (an entity's inquiries) are such a
+ * collection, not an array inside the owner's record: a record changed by a fold is rewritten whole
+ * at the next flush, so an array there would make each addition cost the whole history (issue 19).
+ * (A list of ids is simpler as `appendOnlyLists`, which writes one row per owner per flush.)
+ */
+export function ownedKey(owner: string, seq: number): string {
+  return `${owner}/${String(seq).padStart(SEQ_DIGITS, '0')}`;
+}
+
+/**
+ * One owner's records of a per-event collection (keyed by `ownedKey`), in ledger order: one key
+ * range of the file (`entriesWithPrefix`). The key length check keeps out an owner whose id extends
+ * this one's past a `/` (`a/b`'s keys start with `a/` too, but are longer than `a/` + the digits).
+ */
+export function ownedValues<T>(records: Record<string, T>, owner: string): T[] {
+  const prefix = `${owner}/`;
+  const length = prefix.length + SEQ_DIGITS;
+  const out: T[] = [];
+  for (const [key, value] of entriesWithPrefix(records, prefix)) if (key.length === length) out.push(value);
+  return out;
 }
 
 export function keysOf(record: Record<string, unknown>): string[] {
@@ -406,18 +626,23 @@ export class ReadModelFile {
   readonly #db: Db;
   readonly #cacheRecords: number;
   readonly #collections = new Map<string, DiskCollection<unknown>>();
+  readonly #lists = new Map<string, DiskLists<unknown>>();
   readonly #ords = new Map<string, number>();
   #cachedCount = 0;
   /** True while the runtime folds an event: only then may states change. */
   folding = false;
-  /** Reads of the file (cache misses), records written, flushes: for probes of the cache (nothing exports them yet). */
-  readonly stats = { reads: 0, writes: 0, flushes: 0 };
+  /**
+   * Reads of the file (cache misses), records written and their JSON's length, flushes: for probes
+   * of the cache and of what a flush costs (nothing exports them yet).
+   */
+  readonly stats = { reads: 0, writes: 0, bytes: 0, flushes: 0 };
   readonly #get: Statement<[string, string], string>;
   readonly #keys: Statement<[string], string>;
   readonly #entries: Statement<[string], [string, string]>;
   readonly #from: Statement<[string, string], [string, string]>;
   readonly #put: Statement<[string, string, number, string]>;
   readonly #del: Statement<[string, string]>;
+  readonly #delListRows: Statement<[string, string, string, number]>;
   readonly #insert: Statement<[string, string, number, string]>;
   readonly #upsertProjection: Statement<[string, number, number, string]>;
   /** The cache size above which the next trim runs (see `cached`). */
@@ -477,6 +702,10 @@ export class ReadModelFile {
        ON CONFLICT(coll, key) DO UPDATE SET value = excluded.value`,
     );
     this.#del = this.#db.prepare('DELETE FROM rm_records WHERE coll = ? AND key = ?');
+    // One owner's list rows after its first: `<owner>/` + digits, so of the first row's length.
+    this.#delListRows = this.#db.prepare(
+      'DELETE FROM rm_records WHERE coll = ? AND key > ? AND key <= ? AND length(key) = ?',
+    );
     this.#insert = this.#db.prepare(
       'INSERT INTO rm_records (coll, key, ord, value) VALUES (?, ?, ?, ?) ON CONFLICT(coll, key) DO NOTHING',
     );
@@ -499,6 +728,16 @@ export class ReadModelFile {
       this.#collections.set(name, c);
     }
     return c as DiskCollection<T>;
+  }
+
+  /** The append-only lists `name` (`<projection>.<field>`), one object per name. */
+  lists<T>(name: string): DiskLists<T> {
+    let l = this.#lists.get(name);
+    if (!l) {
+      l = new DiskLists(this, name);
+      this.#lists.set(name, l);
+    }
+    return l as DiskLists<T>;
   }
 
   stored(name: string): StoredProjection | null {
@@ -538,6 +777,12 @@ export class ReadModelFile {
         c.complete = true;
         this.#ords.set(name, 0);
       }
+    for (const [name, l] of this.#lists)
+      if (name.startsWith(`${projection}.`)) {
+        this.#cachedCount -= l.reset();
+        l.pending.clear();
+        this.#ords.set(name, 0);
+      }
   }
 
   /** Writes every changed record and each projection's checkpoint and aggregates, in one transaction. */
@@ -557,20 +802,35 @@ export class ReadModelFile {
           this.#put.run(c.name, key, c.added.get(key) ?? 0, text);
           c.texts.set(key, digest);
           this.stats.writes += 1;
+          this.stats.bytes += text.length;
         }
         for (const key of sortedKeys(c.inserts.keys())) {
           const { value, ord } = c.inserts.get(key)!;
-          this.#insert.run(c.name, key, ord, JSON.stringify(value));
+          const text = JSON.stringify(value);
+          this.#insert.run(c.name, key, ord, text);
+          this.stats.bytes += text.length;
         }
         this.stats.writes += c.inserts.size;
       }
+      for (const l of this.#lists.values())
+        for (const w of l.writes()) {
+          if (w.kind === 'append') this.#insert.run(l.name, w.key, w.ord, w.text);
+          else {
+            // Into the first row (an update keeps its order), then the owner's other rows go.
+            this.#put.run(l.name, w.key, 0, w.text);
+            this.#delListRows.run(l.name, w.key, lastListKey(w.owner), w.key.length);
+          }
+          this.stats.writes += 1;
+          this.stats.bytes += w.text.length;
+        }
       for (const p of projections) upsert.run(p.name, p.version, p.checkpoint, JSON.stringify(p.aggregates));
     });
     try {
       write();
     } catch (error) {
-      // Rolled back: the texts taken as stored during it are not.
+      // Rolled back: the texts taken as stored during it are not, nor the lists' rows.
       for (const c of this.#collections.values()) c.texts.clear();
+      for (const l of this.#lists.values()) this.#cachedCount -= l.reset();
       throw error;
     }
     for (const c of this.#collections.values()) {
@@ -582,6 +842,7 @@ export class ReadModelFile {
       if (c.inserts.size > 0) c.complete = false;
       c.inserts.clear();
     }
+    for (const l of this.#lists.values()) l.pending.clear();
     this.stats.flushes += 1;
     this.#trim();
   }
@@ -590,6 +851,7 @@ export class ReadModelFile {
   get dirty(): boolean {
     for (const c of this.#collections.values())
       if (c.changed.size > 0 || c.deleted.size > 0 || c.inserts.size > 0) return true;
+    for (const l of this.#lists.values()) if (l.pending.size > 0) return true;
     return false;
   }
 
@@ -601,6 +863,8 @@ export class ReadModelFile {
   get pendingRecords(): number {
     let n = 0;
     for (const c of this.#collections.values()) n += c.changed.size + c.inserts.size;
+    // A list's tail is one row per owner, however many values it holds.
+    for (const l of this.#lists.values()) n += l.pending.size;
     return n;
   }
 
@@ -673,6 +937,10 @@ export class ReadModelFile {
       c.evict(Math.floor(c.cache.size * share));
       total += c.cache.size;
     }
+    for (const l of this.#lists.values()) {
+      l.evict(Math.floor(l.cache.size * share));
+      total += l.cache.size;
+    }
     this.#cachedCount = total;
     this.#trimAbove = Math.max(this.#trimAbove, total + this.#cacheRecords * 0.25);
   }
@@ -703,8 +971,9 @@ function isEmptyPlainObject(value: unknown): boolean {
 }
 
 /**
- * A plain-object state on the file: each field `init` gives as `{}` is a collection of records,
- * every other field an aggregate (its stored value, else `init`'s).
+ * A plain-object state on the file: each field `init` gives as `{}` is a collection of records (or,
+ * given by `appendOnlyLists()`, append-only lists), every other field an aggregate (its stored
+ * value, else `init`'s).
  */
 export function plainStateOnDisk<S>(
   file: ReadModelFile,
@@ -717,7 +986,10 @@ export function plainStateOnDisk<S>(
   const state: Record<string, unknown> = {};
   const aggregateFields: string[] = [];
   for (const [field, value] of Object.entries(init)) {
-    if (isEmptyPlainObject(value)) state[field] = file.collection(`${projection}.${field}`).proxy;
+    if (isEmptyPlainObject(value))
+      state[field] = (value as Record<symbol, unknown>)[LISTS]
+        ? file.lists(`${projection}.${field}`).proxy
+        : file.collection(`${projection}.${field}`).proxy;
     else {
       aggregateFields.push(field);
       state[field] = stored !== null && Object.hasOwn(stored, field) ? stored[field] : value;

@@ -152,7 +152,8 @@ export class World {
     draws: {},
     resolutions: {},
     by_project: {},
-    by_org: {},
+    project_ids_by_org: {},
+    resolution_ids_by_org: {},
   };
   readonly observations: ObservationsState = { observations: {}, by_org: {}, by_project: {}, by_entity: {} };
   findings: FindingRecord[] = [];

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { allProjections } from '../../../projections/index.js';
 import { credit as creditProjection } from '../../../projections/credit.js';
 import { ledgerIndex, type LedgerIndexState } from '../../../projections/ledger-index.js';
+import { observationsProjection } from '../../../projections/observations.js';
 import { projectsProjection } from '../../../projections/projects.js';
 import { registryProjection } from '../../../projections/registry.js';
 import { generateDataset } from '../../../bench/lib/generate.js';
@@ -48,6 +49,8 @@ describe('read models on a read-model file (property)', function () {
   let dir: string;
   let events: SealedEvent[];
   let creditIds: string[];
+  /** Every org, project and entity an observation names: the owners of its id lists. */
+  let observationOwners: { org: string[]; project: string[]; entity: string[] };
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plumbline-read-model-file-'));
@@ -99,6 +102,15 @@ describe('read models on a read-model file (property)', function () {
     await store.append(sealed, last.seq);
     events.push(...sealed);
     creditIds = ids;
+    const owners = { org: new Set<string>(), project: new Set<string>(), entity: new Set<string>() };
+    for (const e of events) {
+      if (e.type !== 'ObservationRecorded') continue;
+      const data = e.data as { project_id: string | null; entity_id: string | null };
+      owners.org.add(e.meta.org_id!);
+      if (data.project_id !== null) owners.project.add(data.project_id);
+      if (data.entity_id !== null) owners.entity.add(data.entity_id);
+    }
+    observationOwners = { org: [...owners.org], project: [...owners.project], entity: [...owners.entity] };
     await store.close();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -135,6 +147,22 @@ describe('read models on a read-model file (property)', function () {
     );
   }
 
+  /**
+   * Each org's, project's and entity's observation ids and each org's project and resolution ids
+   * (append-only lists: on the file, rows of tails read by key range), and whether an owner is listed.
+   */
+  function observationAnswers(runtime: ProjectionRuntime): string {
+    const s = runtime.state(observationsProjection);
+    const p = runtime.state(projectsProjection);
+    return JSON.stringify([
+      observationOwners.org.map((id) => p.project_ids_by_org[id] ?? null),
+      observationOwners.org.map((id) => p.resolution_ids_by_org[id] ?? null),
+      observationOwners.org.map((id) => s.by_org[id] ?? null),
+      observationOwners.project.map((id) => s.by_project[id] ?? null),
+      observationOwners.entity.map((id) => s.by_entity[id] ?? null),
+    ]);
+  }
+
   function scoresOf(runtime: ProjectionRuntime, now: Date): string[] {
     const s = { runtime } as unknown as Service;
     return valuesOf(runtime.state(registryProjection).entities)
@@ -167,6 +195,7 @@ describe('read models on a read-model file (property)', function () {
         expect(snapshotOf(disk), `states at seq ${disk.position}`).to.deep.equal(snapshotOf(heap));
         expect(indexAnswers(disk, disk.position)).to.equal(indexAnswers(heap, heap.position));
         expect(creditAnswers(disk)).to.equal(creditAnswers(heap));
+        expect(observationAnswers(disk)).to.equal(observationAnswers(heap));
         const now = new Date(batch[batch.length - 1]!.recorded_at);
         expect(scoresOf(disk, now)).to.deep.equal(scoresOf(heap, now));
         compared += 1;
@@ -179,6 +208,14 @@ describe('read models on a read-model file (property)', function () {
     expect(Object.keys(credit.inquiries).length).to.be.greaterThan(250);
     expect(Object.keys(credit.verifications).length).to.be.greaterThan(50);
     expect(inquiriesOf(credit, 'ent_p').length).to.be.greaterThan(10);
+    const observed = heap.state(observationsProjection);
+    expect(observationOwners.org.length).to.be.greaterThan(1);
+    expect(observed.by_org[observationOwners.org[0]!]!.length).to.be.greaterThan(50);
+    const projects = heap.state(projectsProjection);
+    expect(observationOwners.org.map((id) => projects.project_ids_by_org[id]?.length ?? 0)).to.satisfy(
+      (counts: number[]) => counts.every((n) => n > 0),
+    );
+    expect(Object.keys(projects.resolution_ids_by_org).length).to.be.greaterThan(0);
     file.close();
     await store.close();
   });
@@ -211,6 +248,7 @@ describe('read models on a read-model file (property)', function () {
     expect(snapshotOf(second)).to.deep.equal(snapshotOf(heap));
     expect(indexAnswers(second, events.length)).to.equal(indexAnswers(heap, events.length));
     expect(creditAnswers(second)).to.equal(creditAnswers(heap));
+    expect(observationAnswers(second)).to.equal(observationAnswers(heap));
 
     const flushes = file.stats.flushes;
     let progress = 0;
@@ -220,6 +258,7 @@ describe('read models on a read-model file (property)', function () {
     expect(snapshotOf(second)).to.deep.equal(snapshotOf(heap));
     expect(indexAnswers(second, events.length)).to.equal(indexAnswers(heap, events.length));
     expect(creditAnswers(second)).to.equal(creditAnswers(heap));
+    expect(observationAnswers(second)).to.equal(observationAnswers(heap));
     await second.stop();
     file.close();
     expect(existsSync(`${path}.owner`)).to.equal(false);

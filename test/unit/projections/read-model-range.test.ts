@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
+  appendOnlyLists,
+  appendTo,
   entriesWithPrefix,
   ReadModelFile,
   type DiskCollection,
@@ -170,5 +175,158 @@ describe('read-model collections: entries by key prefix', () => {
       }),
       { numRuns: 1500 },
     );
+  });
+  it('append-only lists: an append reads nothing, and a flush writes only the new tail', () => {
+    // An org's observation ids (projections/observations.ts) on the file.
+    const dir = mkdtempSync(join(tmpdir(), 'plumbline-lists-'));
+    const path = join(dir, 'read-models.db');
+    let file = ReadModelFile.own(path, { cacheRecords: 10 });
+    let lists = file.lists<string>('t.ids');
+    const heap = appendOnlyLists<string>();
+    let seq = 0;
+    const append = (owner: string): void => {
+      seq += 1;
+      foldingOn(file)(() => appendTo(lists.proxy, owner, `OBS-${seq}`));
+      appendTo(heap, owner, `OBS-${seq}`);
+    };
+    for (let i = 0; i < 3000; i += 1) {
+      append(i % 7 === 0 ? 'org_a/b' : i % 11 === 0 ? 'org_ab' : 'org_a');
+      if (i % 1000 === 999) file.flush([]);
+    }
+    file.flush([]);
+    expect(JSON.stringify(lists.proxy)).to.equal(JSON.stringify(heap));
+    expect(lists.proxy['org_a']!.length).to.be.greaterThan(2000);
+
+    // One more id of the big owner: no read of the file, one row of that id alone written.
+    const { reads, writes, bytes } = file.stats;
+    append('org_a');
+    expect(file.stats.reads).to.equal(reads);
+    expect(lists.proxy['org_a']!.at(-1), 'listed before the flush').to.equal(`OBS-${seq}`);
+    // A list read before is read from the heap, extended by the appends since.
+    const read = file.stats.reads;
+    expect(lists.proxy['org_a']!.length).to.equal(heap['org_a']!.length);
+    expect(file.stats.reads).to.equal(read);
+    file.flush([]);
+    expect(file.stats.writes - writes).to.equal(1);
+    expect(file.stats.bytes - bytes).to.equal(JSON.stringify([`OBS-${seq}`]).length);
+
+    // Read back after a restart: the same lists, in the same order, owners first-append first.
+    file.close();
+    file = ReadModelFile.own(path, { cacheRecords: 10 });
+    lists = file.lists<string>('t.ids');
+    expect(JSON.stringify(lists.proxy)).to.equal(JSON.stringify(heap));
+    expect(Object.keys(lists.proxy)).to.deep.equal(['org_a/b', 'org_a', 'org_ab']);
+    expect('org_' in lists.proxy).to.equal(false);
+    expect(lists.proxy['org_']).to.equal(undefined);
+    // Append only: a write or a delete through the state throws, in a fold or not.
+    foldingOn(file)(() => {
+      expect(() => (lists.proxy['org_a'] = [])).to.throw(TypeError, /append-only/);
+      expect(() => delete lists.proxy['org_a']).to.throw(TypeError, /append-only/);
+    });
+    expect(() => appendTo(lists.proxy, 'org_a', 'x')).to.throw(TypeError, /read-only outside/);
+    // Cleared for a rebuild (a projection's version changed): stored rows, tail and cache alike.
+    expect(lists.proxy['org_a']).to.have.length(heap['org_a']!.length);
+    foldingOn(file)(() => appendTo(lists.proxy, 'org_b', 'pending'));
+    file.clear('t');
+    expect(lists.proxy['org_a']).to.equal(undefined);
+    expect(Object.keys(lists.proxy)).to.deep.equal([]);
+    expect(file.dirty).to.equal(false);
+    foldingOn(file)(() => appendTo(lists.proxy, 'org_a', 'again'));
+    expect(lists.proxy['org_a']).to.deep.equal(['again']);
+    file.flush([]);
+    expect(lists.proxy['org_a']).to.deep.equal(['again']);
+    file.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('append-only lists: a list built live, a row per flush, is compacted once read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plumbline-lists-'));
+    const path = join(dir, 'read-models.db');
+    let file = ReadModelFile.own(path);
+    let lists = file.lists<number>('t.ids');
+    const fold = foldingOn(file);
+    for (let i = 1; i <= 100; i += 1) {
+      // 'a/9': an owner whose rows sort among a's (`a/9/…` < `a/999…`), which a's compaction keeps.
+      fold(() => appendTo(lists.proxy, i % 10 === 0 ? 'b' : i % 7 === 0 ? 'a/9' : 'a', i));
+      file.flush([]);
+    }
+    file.close();
+    file = ReadModelFile.own(path);
+    lists = file.lists<number>('t.ids');
+    const a = Array.from({ length: 100 }, (_, i) => i + 1).filter((i) => i % 10 !== 0 && i % 7 !== 0);
+    const a9 = [7, 14, 21, 28, 35, 42, 49, 56, 63, 77, 84, 91, 98];
+    expect(lists.proxy['a']).to.deep.equal(a);
+    expect(lists.shape.get('a')!.rows).to.equal(a.length);
+    // The next flush writes the list into its first row and deletes the others; b's stay.
+    foldingOn(file)(() => appendTo(lists.proxy, 'a', 101));
+    const { writes } = file.stats;
+    file.flush([]);
+    expect(file.stats.writes - writes).to.equal(1);
+    file.close();
+    file = ReadModelFile.own(path);
+    lists = file.lists<number>('t.ids');
+    expect(lists.proxy['a']).to.deep.equal([...a, 101]);
+    expect(lists.shape.get('a')!.rows).to.equal(1);
+    expect(lists.proxy['b']).to.deep.equal([10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+    expect(lists.shape.get('b')!.rows).to.equal(10);
+    expect(lists.proxy['a/9']).to.deep.equal(a9);
+    expect(Object.keys(lists.proxy)).to.deep.equal(['a', 'a/9', 'b']);
+    file.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('append-only lists read as the heap’s arrays under any mix of appends, flushes and restarts (property)', () => {
+    // 'a/9' and 'a/000000000001': owners whose rows sort among a's rows (their keys are longer).
+    const owners = ['a', 'a/b', 'ab', 'a/000000000001', 'a/9', 'b'];
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('append' as const), owner: fc.constantFrom(...owners) }),
+      fc.record({ kind: fc.constant('flush' as const) }),
+      fc.record({ kind: fc.constant('reopen' as const) }),
+      fc.record({ kind: fc.constant('read' as const), owner: fc.constantFrom(...owners) }),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'plumbline-lists-'));
+    try {
+      let run = 0;
+      fc.assert(
+        fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+          const path = join(dir, `run-${(run += 1)}.db`);
+          // A cache of two records: lists are read, cached, extended and evicted all along.
+          let file = ReadModelFile.own(path, { cacheRecords: 2 });
+          let lists = file.lists<number>('t.lists');
+          lists.compactAbove = 2; // compactions all along
+          const heap = appendOnlyLists<number>();
+          let n = 0;
+          try {
+            for (const o of ops) {
+              if (o.kind === 'append') {
+                n += 1;
+                foldingOn(file)(() => appendTo(lists.proxy, o.owner, n));
+                appendTo(heap, o.owner, n);
+              } else if (o.kind === 'read') {
+                expect(lists.proxy[o.owner], o.owner).to.deep.equal(heap[o.owner]);
+              } else {
+                file.flush([]);
+                if (o.kind === 'reopen') {
+                  file.close();
+                  file = ReadModelFile.own(path, { cacheRecords: 2 });
+                  lists = file.lists<number>('t.lists');
+                  lists.compactAbove = 2;
+                }
+              }
+              expect(JSON.stringify(lists.proxy)).to.equal(JSON.stringify(heap));
+              for (const owner of [...owners, 'a/']) {
+                expect(lists.proxy[owner], owner).to.deep.equal(heap[owner]);
+                expect(owner in lists.proxy, owner).to.equal(owner in heap);
+              }
+            }
+          } finally {
+            file.close();
+          }
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,10 @@ import { expect } from 'chai';
 import { observationsProjection } from '../../../projections/observations.js';
 import { projectsProjection } from '../../../projections/projects.js';
 import { idFromUuid } from '../../../src/platform/ids.js';
+import type { SealedEvent } from '../../../src/platform/ledger/index.js';
+import { ReadModelFile } from '../../../src/platform/projections/index.js';
+import { plainStateOnDisk } from '../../../src/platform/projections/read-model-file.js';
+import type { ObservationsState } from '../../../src/projects/facts.js';
 import {
   decide,
   OBSERVATION_KINDS,
@@ -69,6 +73,7 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
       });
       expect(state.by_project[project]).to.deep.equal([id]);
       expect(state.by_entity[ENT.gc]).to.deep.equal([id]);
+      expect(state.by_org[ORG_A]).to.deep.equal([id]);
     });
   }
 
@@ -222,5 +227,50 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
     expect(RecordObservationBody.safeParse(equip).error?.issues.map((i) => i.path.join('.'))).to.deep.equal([
       'utilization_pct',
     ]);
+  });
+  it('read model on the file: an observation’s flush writes the same bytes however many its org has', () => {
+    // Issue 19: the org's, project's and entity's id lists are records per id, not arrays in a
+    // record that every flush after an observation rewrote whole (~1.7 MB for a 1M-event org).
+    const file = ReadModelFile.own(':memory:');
+    const on = plainStateOnDisk<ObservationsState>(file, 'observations', observationsProjection.init(), null);
+    let seq = 1000; // four digits throughout: the records' bytes then do not grow with the seq
+    const observe = (): void => {
+      seq += 1;
+      const event = {
+        seq,
+        type: 'ObservationRecorded',
+        recorded_at: '2026-03-10T12:00:00.000Z',
+        meta: { org_id: ORG_A },
+        data: {
+          observation_id: `OBS-${String(seq).padStart(8, '0')}`,
+          kind: 'hours_worked',
+          hours: 100,
+          observed_on: '2026-03-10',
+          project_id: `prj_${seq % 3}`,
+          entity_id: ENT.gc,
+        },
+      } as unknown as SealedEvent;
+      file.folding = true;
+      try {
+        observationsProjection.evolve(on.state, event);
+      } finally {
+        file.folding = false;
+      }
+      file.flush([]);
+    };
+    const flushed = (): number => {
+      const before = file.stats.bytes;
+      observe();
+      return file.stats.bytes - before;
+    };
+    const first = flushed();
+    for (let i = 0; i < 600; i += 1) observe();
+    expect(flushed()).to.equal(first);
+    expect(on.state.by_org[ORG_A]).to.have.length(602);
+    expect(on.state.by_entity[ENT.gc]!.at(-1)).to.equal(`OBS-${String(seq).padStart(8, '0')}`);
+    expect(on.state.by_project['prj_1']).to.have.length(200);
+    expect(on.state.by_org[ORG_B]).to.equal(undefined);
+    expect(Object.keys(on.state.by_org)).to.deep.equal([ORG_A]);
+    file.close();
   });
 });

@@ -51,10 +51,8 @@ function projectsState(): ProjectsState {
       [A2]: { draw_ids: [], change_order_ids: ['CO-a2'], document_ids: [] },
       [B1]: { draw_ids: ['DRW-b1'], change_order_ids: ['CO-b1'], document_ids: ['COI-b1'] },
     },
-    by_org: {
-      [ORG]: { project_ids: [A1, A2], resolution_ids: [] },
-      [OTHER_ORG]: { project_ids: [B1], resolution_ids: [] },
-    },
+    project_ids_by_org: { [ORG]: [A1, A2], [OTHER_ORG]: [B1] },
+    resolution_ids_by_org: {},
   };
 }
 
