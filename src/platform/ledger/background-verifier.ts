@@ -53,6 +53,10 @@ export class BackgroundVerifier {
   #timer: NodeJS.Timeout | null = null;
   /** Where the next re-verification slice of the verified prefix starts. */
   #recheckFrom = 1;
+  /** Set by `stop`: a running pass ends after its page, and no pass starts after it. */
+  #stopping = false;
+  /** The paced walk's options, ended by `stop`. */
+  readonly #paced = { ...PACED, stopped: () => this.#stopping };
 
   /**
    * @param anchor a seq the ledger is known to have reached (the projections' position: they only
@@ -126,7 +130,7 @@ export class BackgroundVerifier {
       if (head.seq > this.#watermark.seq) {
         const result = await verifyStore(this.store, {
           from: this.#watermark,
-          ...PACED,
+          ...this.#paced,
           ...(this.options.log ? { tree: this.options.log.tree } : {}),
         });
         this.#issues = result.issues;
@@ -134,6 +138,12 @@ export class BackgroundVerifier {
         const through = throughEvents[0];
         if (through && through.seq === result.verified_through)
           this.#watermark = { seq: through.seq, hash: through.hash };
+      }
+      // Stopped part way (a shutdown): what was verified stands; no re-check, no checkpoint signed
+      // on a pass that did not reach the head (the log signs its own at shutdown).
+      if (this.#stopping) {
+        this.#lastRunAt = this.now().toISOString();
+        return this.status();
       }
       if (!fullPass && this.#issues.length === 0) await this.#recheck();
       const signed =
@@ -156,7 +166,7 @@ export class BackgroundVerifier {
     const from = await verifyStore(this.store, {
       stopAtFirstIssue: true,
       to: found.seq,
-      ...PACED,
+      ...this.#paced,
       ...(this.options.log ? { tree: this.options.log.tree } : {}),
     });
     const earliest = from.issues[0];
@@ -177,7 +187,7 @@ export class BackgroundVerifier {
     const result = await verifyStore(this.store, {
       from: start,
       to,
-      ...PACED,
+      ...this.#paced,
       ...(this.options.log ? { tree: this.options.log.tree } : {}),
     });
     if (result.issues.length > 0) this.#issues = result.issues;
@@ -191,7 +201,12 @@ export class BackgroundVerifier {
     this.#timer.unref();
   }
 
+  /**
+   * Ends the schedule and a running pass after the page it is at (a first pass over a million
+   * events took 12.6 s to finish, all of it in a shutdown); a pass started later stops after one.
+   */
   async stop(): Promise<void> {
+    this.#stopping = true;
     if (this.#timer) clearInterval(this.#timer);
     await this.#running?.catch(() => undefined);
   }

@@ -31,6 +31,8 @@ export interface VerifyStoreOptions {
    * would hold every request until it ends.
    */
   betweenPages?: () => Promise<void>;
+  /** Asked after each page: true ends the pass there (a shutdown), with what it verified so far. */
+  stopped?: () => boolean;
   /**
    * The Merkle tree's leaf hash for a seq (undefined beyond the tree), and the leaf hash of link
    * JSON: each event is then also checked against its tree leaf, in the same pass.
@@ -74,6 +76,7 @@ export async function verifyStore(
     opts.onProgress?.({ checked, head });
     if (page.length < limit) break;
     await opts.betweenPages?.();
+    if (opts.stopped?.()) break;
     next = page[page.length - 1]!.seq + 1;
   }
   return { ...verifier.result(), head };
