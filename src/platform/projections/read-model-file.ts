@@ -169,7 +169,7 @@ export class DiskCollection<T = unknown> {
    * before): the first one wins, as `if (!has(key)) set(key, value)` would — but with no read of the
    * file, the check is the flush's (`INSERT … ON CONFLICT DO NOTHING`), and the record takes no
    * room in the cache. For write-mostly indexes keyed by fresh ids (the ledger index's hashes, the
-   * per-owner id lists of `appendOwned`), which a fold never reads back.
+   * inquiries keyed by `ownedKey`), which a fold never reads back.
    */
   insertIfAbsent(key: string, value: T): void {
     this.#file.assertFolding(this.name);
@@ -289,13 +289,7 @@ function handlerFor<T>(collection: DiskCollection<T>): ProxyHandler<Record<strin
       return true;
     },
     ownKeys: () => collection.keys(),
-    getOwnPropertyDescriptor: (_target, key) => {
-      if (typeof key !== 'string') return undefined;
-      const value = collection.get(key);
-      return value === undefined
-        ? undefined
-        : { value, writable: true, enumerable: true, configurable: true };
-    },
+    getOwnPropertyDescriptor: (_target, key) => ownDescriptor(key, (k) => collection.get(k), true),
     defineProperty: (_target, key, descriptor) => {
       if (typeof key !== 'string' || !('value' in descriptor)) return false;
       collection.set(key, descriptor.value as T);
@@ -304,10 +298,32 @@ function handlerFor<T>(collection: DiskCollection<T>): ProxyHandler<Record<strin
   };
 }
 
+/** A proxy's own-property descriptor of a stored value (undefined when the key has none). */
+function ownDescriptor(
+  key: string | symbol,
+  get: (key: string) => unknown,
+  writable: boolean,
+): PropertyDescriptor | undefined {
+  if (typeof key !== 'string') return undefined;
+  const value = get(key);
+  return value === undefined ? undefined : { value, writable, enumerable: true, configurable: true };
+}
+
 const LISTS = Symbol('append-only lists');
 
-/** Digits of the order in a list row's key: `<owner>/<ord, zero-padded>`. */
-const ORD_DIGITS = 12;
+/**
+ * Digits of the number in an owned key, `<owner>/<n, zero-padded>` (`ownedKey`): a list row's order
+ * or an event's seq, so key order is numeric order up to 10^12.
+ */
+const OWNED_DIGITS = 12;
+
+/**
+ * Whether `key` is one of `owner`'s owned keys rather than those of an owner whose id extends this
+ * one's past a `/` (`a/b`'s keys start with `a/` too, but are longer than `a/` + the digits).
+ */
+function ownedBy(key: string, owner: string): boolean {
+  return key.length === owner.length + 1 + OWNED_DIGITS;
+}
 
 /**
  * Append-only lists by owner (an org's observation ids…), declared by `appendOnlyLists()` in a
@@ -364,13 +380,11 @@ export class DiskLists<T = unknown> {
       return cached;
     }
     const prefix = `${owner}/`;
-    const length = prefix.length + ORD_DIGITS;
     let list: T[] | undefined;
     let first: string | null = null;
     let rows = 0;
     for (const [key, text] of this.#file.storedRange(this.name, prefix)) {
-      // `a/b`'s rows start with `a/` too, but their keys are longer.
-      if (key.length !== length) continue;
+      if (!ownedBy(key, owner)) continue;
       const values = JSON.parse(text) as T[];
       if (list) for (const v of values) list.push(v);
       else list = values;
@@ -411,7 +425,8 @@ export class DiskLists<T = unknown> {
   /** Owners in the order of their first append: stored ones by their first row, then new ones. */
   keys(): string[] {
     const owners = new Set<string>();
-    for (const [key] of this.#file.storedEntries(this.name, false)) owners.add(key.slice(0, -ORD_DIGITS - 1));
+    for (const [key] of this.#file.storedEntries(this.name, false))
+      owners.add(key.slice(0, -OWNED_DIGITS - 1));
     for (const owner of this.pending.keys()) owners.add(owner);
     return [...owners];
   }
@@ -432,7 +447,7 @@ export class DiskLists<T = unknown> {
       const shape = this.shape.get(owner);
       if (shape?.rows === 1 && out.some((w) => w.kind === 'compact' && w.owner === owner)) continue;
       const ord = this.#file.nextOrd(this.name);
-      const key = `${owner}/${String(ord).padStart(ORD_DIGITS, '0')}`;
+      const key = ownedKey(owner, ord);
       out.push({ kind: 'append', owner, key, ord, text: JSON.stringify(values) });
       if (shape) {
         shape.first ??= key;
@@ -449,7 +464,7 @@ type ListWrite =
 
 /** The last key an owner's list rows can have (`<owner>/` and the digits): a compaction's bound. */
 function lastListKey(owner: string): string {
-  return `${owner}/${'9'.repeat(ORD_DIGITS)}`;
+  return `${owner}/${'9'.repeat(OWNED_DIGITS)}`;
 }
 
 function listsHandlerFor<T>(lists: DiskLists<T>): ProxyHandler<Record<string, T[]>> {
@@ -466,13 +481,7 @@ function listsHandlerFor<T>(lists: DiskLists<T>): ProxyHandler<Record<string, T[
     defineProperty: appendOnly,
     has: (_target, key) => typeof key === 'string' && lists.has(key),
     ownKeys: () => lists.keys(),
-    getOwnPropertyDescriptor: (_target, key) => {
-      if (typeof key !== 'string') return undefined;
-      const value = lists.get(key);
-      return value === undefined
-        ? undefined
-        : { value, writable: false, enumerable: true, configurable: true };
-    },
+    getOwnPropertyDescriptor: (_target, key) => ownDescriptor(key, (k) => lists.get(k), false),
   };
 }
 
@@ -529,30 +538,25 @@ export function entriesWithPrefix<T>(record: Record<string, T>, prefix: string):
   return out.sort(byKey);
 }
 
-/** Digits of a seq in an owned key (`ownedKey`): ledger order is then key order up to 10^12 events. */
-export const SEQ_DIGITS = 12;
-
 /**
- * The key of an owner's record of the event at `seq` in a per-event collection: `<owner>/<seq,
- * zero-padded>`. Records that grow with an owner's history (an entity's inquiries) are such a
+ * The key of an owner's record of the event at `seq` in a per-event collection (and of a list row,
+ * by its order): `<owner>/<n, zero-padded>`. Records that grow with an owner's history (an entity's inquiries) are such a
  * collection, not an array inside the owner's record: a record changed by a fold is rewritten whole
  * at the next flush, so an array there would make each addition cost the whole history (issue 19).
  * (A list of ids is simpler as `appendOnlyLists`, which writes one row per owner per flush.)
  */
 export function ownedKey(owner: string, seq: number): string {
-  return `${owner}/${String(seq).padStart(SEQ_DIGITS, '0')}`;
+  return `${owner}/${String(seq).padStart(OWNED_DIGITS, '0')}`;
 }
 
 /**
  * One owner's records of a per-event collection (keyed by `ownedKey`), in ledger order: one key
- * range of the file (`entriesWithPrefix`). The key length check keeps out an owner whose id extends
- * this one's past a `/` (`a/b`'s keys start with `a/` too, but are longer than `a/` + the digits).
+ * range of the file (`entriesWithPrefix`), without those of owners whose ids extend this one's.
  */
 export function ownedValues<T>(records: Record<string, T>, owner: string): T[] {
-  const prefix = `${owner}/`;
-  const length = prefix.length + SEQ_DIGITS;
   const out: T[] = [];
-  for (const [key, value] of entriesWithPrefix(records, prefix)) if (key.length === length) out.push(value);
+  for (const [key, value] of entriesWithPrefix(records, `${owner}/`))
+    if (ownedBy(key, owner)) out.push(value);
   return out;
 }
 
