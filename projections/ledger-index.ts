@@ -10,7 +10,11 @@
  */
 import type { SealedEvent } from '../src/platform/ledger/envelope.js';
 import type { DiskState, Projection } from '../src/platform/projections/runtime.js';
-import type { DiskCollection, ReadModelFile } from '../src/platform/projections/read-model-file.js';
+import type {
+  DiskCollection,
+  DiskDigests,
+  ReadModelFile,
+} from '../src/platform/projections/read-model-file.js';
 
 export interface ArtifactRef {
   kind: string;
@@ -242,27 +246,37 @@ export class HeapLedgerIndex implements LedgerIndexState {
 const noTag = (): number => 0;
 
 /**
- * On a read-model file: one record per event hash (→ seq) and per artifact hash (→ kind, seq); the
- * heap keeps only the count. The first recording of a hash wins, as in the heap.
+ * On a read-model file: event and artifact hashes as digest sets (`DiskDigests`: 32-byte keys, a
+ * seq and a tag; the artifact's kind is its tag, an index in `kinds`), with any other hash string
+ * as a record of a plain collection, as the heap keeps those in Maps. The heap keeps the count and
+ * the kinds. The first recording of a hash wins, as in the heap.
  */
 class DiskLedgerIndex implements LedgerIndexState {
   count: number;
-  readonly #events: DiskCollection<number>;
-  readonly #artifacts: DiskCollection<ArtifactLocation>;
+  readonly kinds: string[];
+  readonly #events: DiskDigests;
+  readonly #artifacts: DiskDigests;
+  readonly #otherEvents: DiskCollection<number>;
+  readonly #otherArtifacts: DiskCollection<ArtifactLocation>;
 
-  constructor(file: ReadModelFile, count: number) {
+  constructor(file: ReadModelFile, count: number, kinds: string[]) {
     this.count = count;
-    this.#events = file.collection('ledger-index.events');
-    this.#artifacts = file.collection('ledger-index.artifacts');
+    this.kinds = kinds;
+    this.#events = file.digests('ledger-index.events');
+    this.#artifacts = file.digests('ledger-index.artifacts');
+    this.#otherEvents = file.collection('ledger-index.other_events');
+    this.#otherArtifacts = file.collection('ledger-index.other_artifacts');
   }
 
   eventSeq(hash: string): number | undefined {
-    return this.#events.get(hash);
+    return this.#events.get(hash)?.seq ?? this.#otherEvents.get(hash);
   }
 
   artifact(hash: string): ArtifactLocation | undefined {
     const found = this.#artifacts.get(hash);
-    return found === undefined ? undefined : { kind: found.kind, seq: found.seq };
+    if (found) return { kind: this.kinds[found.tag]!, seq: found.seq };
+    const other = this.#otherArtifacts.get(hash);
+    return other === undefined ? undefined : { kind: other.kind, seq: other.seq };
   }
 
   /**
@@ -270,12 +284,15 @@ class DiskLedgerIndex implements LedgerIndexState {
    * commits to its seq, so no two events of a chain share one anyway).
    */
   addEvent(hash: string, seq: number): void {
-    this.#events.insertIfAbsent(hash, seq);
+    if (!this.#events.insertIfAbsent(hash, seq, 0)) this.#otherEvents.insertIfAbsent(hash, seq);
   }
 
   /** The first recording wins, checked by the flush (no read of the file per artifact). */
   addArtifact(artifact: ArtifactRef, seq: number): void {
-    this.#artifacts.insertIfAbsent(artifact.hash, { kind: artifact.kind, seq });
+    let tag = this.kinds.indexOf(artifact.kind);
+    if (tag < 0) tag = this.kinds.push(artifact.kind) - 1;
+    if (!this.#artifacts.insertIfAbsent(artifact.hash, seq, tag))
+      this.#otherArtifacts.insertIfAbsent(artifact.hash, { kind: artifact.kind, seq });
   }
 }
 
@@ -283,8 +300,9 @@ function openOnDisk(
   file: ReadModelFile,
   stored: Record<string, unknown> | null,
 ): DiskState<LedgerIndexState> {
-  const state = new DiskLedgerIndex(file, typeof stored?.count === 'number' ? stored.count : 0);
-  return { state, aggregates: () => ({ count: state.count }) };
+  const kinds = Array.isArray(stored?.kinds) ? (stored.kinds as string[]).slice() : [];
+  const state = new DiskLedgerIndex(file, typeof stored?.count === 'number' ? stored.count : 0, kinds);
+  return { state, aggregates: () => ({ count: state.count, kinds: state.kinds }) };
 }
 
 function artifactsOf(event: SealedEvent): ArtifactRef[] {
@@ -353,8 +371,9 @@ function decode(bytes: Uint8Array): LedgerIndexState {
 
 export const ledgerIndex: Projection<LedgerIndexState> = {
   name: 'ledger-index',
-  // 2: hashes as bytes in typed arrays, with a binary snapshot.
-  version: 2,
+  // 2: hashes as bytes in typed arrays, with a binary snapshot. 3: on the read-model file, the
+  // hashes as digest sets (32-byte keys) instead of JSON records keyed by their hex.
+  version: 3,
   init: () => new HeapLedgerIndex(),
   evolve(state, event) {
     state.addEvent(event.hash, event.seq);

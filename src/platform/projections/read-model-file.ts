@@ -41,6 +41,17 @@ CREATE TABLE IF NOT EXISTS rm_records (
   PRIMARY KEY (coll, key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rm_records_in_order ON rm_records(coll, ord);
+CREATE TABLE IF NOT EXISTS rm_digest_sets (
+  name TEXT PRIMARY KEY,
+  id   INTEGER NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS rm_digests (
+  set_id INTEGER NOT NULL,
+  digest BLOB NOT NULL,
+  seq    INTEGER NOT NULL,
+  tag    INTEGER NOT NULL,
+  PRIMARY KEY (set_id, digest)
+) WITHOUT ROWID;
 `;
 
 /** Records kept in the heap between flushes, unless changed (default; `READ_MODEL_CACHE`). */
@@ -625,12 +636,62 @@ export function storedCheckpointOf(path: string): number {
   }
 }
 
+/** A lower-case 64-hex SHA-256 digest: the only keys a digest set holds. */
+const DIGEST_HEX = /^[0-9a-f]{64}$/;
+
+/** Where a digest set's digest was first recorded: a seq and a small tag (the caller's kind). */
+export interface DigestEntry {
+  seq: number;
+  tag: number;
+}
+
+/**
+ * A set of SHA-256 digests → (seq, tag), for the indexes with an entry per event (the ledger
+ * index's event and artifact hashes). They are the file's largest collections and the worst for a
+ * B-tree: keys at random, so each flush of a catch-up touched nearly every page of them, and as
+ * JSON records each entry cost ~200 bytes of table and order index (a 64-character key, the
+ * collection's name, an order) — 41 % of a 300k-event replay's CPU and most of its writes. Here an
+ * entry is its 32 bytes as a BLOB key, a seq and a tag (~45 bytes), with no order kept: a set is
+ * only ever looked up, never listed. The first recording of a digest wins, as in the heap's table;
+ * additions are kept until the next flush (never read first, never cached), and a look-up reads the
+ * file (audit-verify, receipts: rare next to additions).
+ */
+export class DiskDigests {
+  readonly name: string;
+  readonly #file: ReadModelFile;
+  /** Added since the last flush, in order; the first addition of a digest wins. */
+  readonly pending = new Map<string, DigestEntry>();
+
+  constructor(file: ReadModelFile, name: string) {
+    this.#file = file;
+    this.name = name;
+  }
+
+  /** Where `hex` was first recorded, or undefined (also for anything not a lower-case 64-hex digest). */
+  get(hex: string): DigestEntry | undefined {
+    if (!DIGEST_HEX.test(hex)) return undefined;
+    // A stored entry wins over an addition not yet flushed: it was first.
+    return this.#file.readDigest(this.name, hex) ?? this.pending.get(hex);
+  }
+
+  /** Records `hex` unless recorded before; false (nothing recorded) when it is not a digest. */
+  insertIfAbsent(hex: string, seq: number, tag: number): boolean {
+    this.#file.assertFolding(this.name);
+    if (!DIGEST_HEX.test(hex)) return false;
+    if (!this.pending.has(hex)) this.pending.set(hex, { seq, tag });
+    return true;
+  }
+}
+
 /** The read-model file: records, projections' checkpoints, the cache budget and the flush. */
 export class ReadModelFile {
   readonly #db: Db;
   readonly #cacheRecords: number;
   readonly #collections = new Map<string, DiskCollection<unknown>>();
   readonly #lists = new Map<string, DiskLists<unknown>>();
+  readonly #digests = new Map<string, DiskDigests>();
+  /** Digest set name → its id in `rm_digests` (assigned once, kept in `rm_digest_sets`). */
+  readonly #digestSetIds = new Map<string, number>();
   readonly #ords = new Map<string, number>();
   #cachedCount = 0;
   /** True while the runtime folds an event: only then may states change. */
@@ -652,6 +713,8 @@ export class ReadModelFile {
   /** The cache size above which the next trim runs (see `cached`). */
   #trimAbove: number;
   readonly #maxOrd: Statement<[string], number | null>;
+  readonly #getDigest: Statement<[number, Buffer], DigestEntry>;
+  readonly #putDigest: Statement<[number, Buffer, number, number]>;
 
   readonly #lock: string | null;
 
@@ -721,6 +784,12 @@ export class ReadModelFile {
     this.#maxOrd = this.#db
       .prepare<[string], number | null>('SELECT MAX(ord) FROM rm_records WHERE coll = ?')
       .pluck();
+    this.#getDigest = this.#db.prepare<[number, Buffer], DigestEntry>(
+      'SELECT seq, tag FROM rm_digests WHERE set_id = ? AND digest = ?',
+    );
+    this.#putDigest = this.#db.prepare(
+      'INSERT INTO rm_digests (set_id, digest, seq, tag) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    );
   }
 
   /** The collection `name` (`<projection>.<field>`), one object per name. */
@@ -742,6 +811,16 @@ export class ReadModelFile {
       this.#lists.set(name, l);
     }
     return l as DiskLists<T>;
+  }
+
+  /** The digest set `name` (`<projection>.<field>`), one object per name. */
+  digests(name: string): DiskDigests {
+    let d = this.#digests.get(name);
+    if (!d) {
+      d = new DiskDigests(this, name);
+      this.#digests.set(name, d);
+    }
+    return d;
   }
 
   stored(name: string): StoredProjection | null {
@@ -772,8 +851,14 @@ export class ReadModelFile {
       this.#db
         .prepare('DELETE FROM rm_records WHERE coll >= ? AND coll < ?')
         .run(`${projection}.`, `${projection}/`);
+      this.#db
+        .prepare(
+          'DELETE FROM rm_digests WHERE set_id IN (SELECT id FROM rm_digest_sets WHERE name >= ? AND name < ?)',
+        )
+        .run(`${projection}.`, `${projection}/`);
       this.#db.prepare('DELETE FROM rm_projections WHERE name = ?').run(projection);
     })();
+    for (const [name, d] of this.#digests) if (name.startsWith(`${projection}.`)) d.pending.clear();
     for (const [name, c] of this.#collections)
       if (name.startsWith(`${projection}.`)) {
         this.#cachedCount -= c.cache.size;
@@ -827,14 +912,27 @@ export class ReadModelFile {
           this.stats.writes += 1;
           this.stats.bytes += w.text.length;
         }
+      for (const d of this.#digests.values()) {
+        if (d.pending.size === 0) continue;
+        const set = this.#digestSetId(d.name);
+        // In digest order, as the B-tree holds them (see the collections above).
+        for (const hex of sortedKeys(d.pending.keys())) {
+          const { seq, tag } = d.pending.get(hex)!;
+          this.#putDigest.run(set, Buffer.from(hex, 'hex'), seq, tag);
+        }
+        this.stats.writes += d.pending.size;
+        this.stats.bytes += d.pending.size * 32;
+      }
       for (const p of projections) upsert.run(p.name, p.version, p.checkpoint, JSON.stringify(p.aggregates));
     });
     try {
       write();
     } catch (error) {
-      // Rolled back: the texts taken as stored during it are not, nor the lists' rows.
+      // Rolled back: the texts taken as stored during it are not, nor the lists' rows, nor a digest
+      // set id it assigned (its additions stay pending).
       for (const c of this.#collections.values()) c.texts.clear();
       for (const l of this.#lists.values()) this.#cachedCount -= l.reset();
+      this.#digestSetIds.clear();
       throw error;
     }
     for (const c of this.#collections.values()) {
@@ -847,6 +945,7 @@ export class ReadModelFile {
       c.inserts.clear();
     }
     for (const l of this.#lists.values()) l.pending.clear();
+    for (const d of this.#digests.values()) d.pending.clear();
     this.stats.flushes += 1;
     this.#trim();
   }
@@ -856,6 +955,7 @@ export class ReadModelFile {
     for (const c of this.#collections.values())
       if (c.changed.size > 0 || c.deleted.size > 0 || c.inserts.size > 0) return true;
     for (const l of this.#lists.values()) if (l.pending.size > 0) return true;
+    for (const d of this.#digests.values()) if (d.pending.size > 0) return true;
     return false;
   }
 
@@ -869,6 +969,7 @@ export class ReadModelFile {
     for (const c of this.#collections.values()) n += c.changed.size + c.inserts.size;
     // A list's tail is one row per owner, however many values it holds.
     for (const l of this.#lists.values()) n += l.pending.size;
+    for (const d of this.#digests.values()) n += d.pending.size;
     return n;
   }
 
@@ -910,6 +1011,33 @@ export class ReadModelFile {
       if (!row[0].startsWith(prefix)) return;
       yield row;
     }
+  }
+
+  readDigest(set: string, hex: string): DigestEntry | undefined {
+    const id = this.#digestSetIds.get(set) ?? this.#storedDigestSetId(set);
+    if (id === undefined) return undefined;
+    this.stats.reads += 1;
+    return this.#getDigest.get(id, Buffer.from(hex, 'hex'));
+  }
+
+  #storedDigestSetId(set: string): number | undefined {
+    const id = this.#db
+      .prepare<[string], number>('SELECT id FROM rm_digest_sets WHERE name = ?')
+      .pluck()
+      .get(set);
+    if (id !== undefined) this.#digestSetIds.set(set, id);
+    return id;
+  }
+
+  /** The set's id, assigned on its first flush (inside the flush's transaction). */
+  #digestSetId(set: string): number {
+    const known = this.#digestSetIds.get(set) ?? this.#storedDigestSetId(set);
+    if (known !== undefined) return known;
+    const id =
+      (this.#db.prepare<[], number | null>('SELECT MAX(id) FROM rm_digest_sets').pluck().get() ?? 0) + 1;
+    this.#db.prepare('INSERT INTO rm_digest_sets (name, id) VALUES (?, ?)').run(set, id);
+    this.#digestSetIds.set(set, id);
+    return id;
   }
 
   nextOrd(coll: string): number {
