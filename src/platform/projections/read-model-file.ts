@@ -33,14 +33,16 @@ CREATE TABLE IF NOT EXISTS rm_projections (
   checkpoint INTEGER NOT NULL,
   aggregates TEXT NOT NULL
 );
+-- Records in their collection's order (the order keys were added), looked up by key through an
+-- index: a catch-up adds records at the end of their collection instead of all over the B-tree.
 CREATE TABLE IF NOT EXISTS rm_records (
   coll  TEXT NOT NULL,
   key   TEXT NOT NULL,
   ord   INTEGER NOT NULL,
   value TEXT NOT NULL,
-  PRIMARY KEY (coll, key)
+  PRIMARY KEY (coll, ord, key)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS rm_records_in_order ON rm_records(coll, ord);
+CREATE UNIQUE INDEX IF NOT EXISTS rm_records_by_key ON rm_records(coll, key);
 CREATE TABLE IF NOT EXISTS rm_digest_sets (
   name TEXT PRIMARY KEY,
   id   INTEGER NOT NULL UNIQUE
@@ -53,6 +55,14 @@ CREATE TABLE IF NOT EXISTS rm_digests (
   PRIMARY KEY (set_id, digest)
 ) WITHOUT ROWID;
 `;
+
+/**
+ * The file's layout (`PRAGMA user_version`). A file of another one holds nothing that is kept: it is
+ * emptied on open and every projection rebuilds from the ledger, as after a projection's version
+ * change. 2: records clustered by (collection, order) with an index by key, and digest sets (issue
+ * 19; 1, unversioned, clustered them by key).
+ */
+const FILE_FORMAT = 2;
 
 /** Records kept in the heap between flushes, unless changed (default; `READ_MODEL_CACHE`). */
 export const DEFAULT_CACHE_RECORDS = 20_000;
@@ -743,6 +753,13 @@ export class ReadModelFile {
     // A crash may lose the last flushes (never corrupt one): the checkpoints go with the records,
     // and the next start replays from them. Power-loss durability is the ledger's job, not this file's.
     this.#db.pragma('synchronous = NORMAL');
+    if (this.#db.pragma('user_version', { simple: true }) !== FILE_FORMAT)
+      this.#db.transaction(() => {
+        for (const table of ['rm_records', 'rm_projections', 'rm_digests', 'rm_digest_sets'])
+          this.#db.exec(`DROP TABLE IF EXISTS ${table}`);
+        this.#db.exec(SCHEMA);
+        this.#db.pragma(`user_version = ${FILE_FORMAT}`);
+      })();
     this.#db.exec(SCHEMA);
     // SQLite's own page cache (default 2 MiB): the records' B-trees are written at random keys
     // (hashes, ids), so a larger one keeps the pages a flush touches from being read again (a

@@ -133,3 +133,54 @@ describe('read-model file: digest sets', () => {
     file.close();
   });
 });
+
+/**
+ * The file's layout is versioned (`PRAGMA user_version`): a file laid out otherwise — here the first
+ * layout, records clustered by key — is emptied on open, so every projection rebuilds from the
+ * ledger instead of reading rows it does not know the shape of.
+ */
+describe('read-model file: layout', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plumbline-layout-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('empties a file of the first layout on open, and keeps one of its own', () => {
+    const path = join(dir, 'rm.db');
+    const old = new Database(path);
+    old.exec(`
+      CREATE TABLE rm_projections (name TEXT PRIMARY KEY, version INTEGER NOT NULL,
+        checkpoint INTEGER NOT NULL, aggregates TEXT NOT NULL);
+      CREATE TABLE rm_records (coll TEXT NOT NULL, key TEXT NOT NULL, ord INTEGER NOT NULL,
+        value TEXT NOT NULL, PRIMARY KEY (coll, key)) WITHOUT ROWID;
+      CREATE INDEX rm_records_in_order ON rm_records(coll, ord);
+      INSERT INTO rm_projections VALUES ('p', 1, 40, '{}');
+      INSERT INTO rm_records VALUES ('p.items', 'k', 1, '{"a":1}');
+    `);
+    old.close();
+    const file = ReadModelFile.own(path);
+    expect(file.stored('p')).to.equal(null);
+    expect(file.maxCheckpoint()).to.equal(0);
+    expect(file.collection('p.items').get('k')).to.equal(undefined);
+    foldingOn(file)(() => file.collection('p.items').set('k', { a: 2 }));
+    flushOf(file, 41);
+    file.close();
+    const again = ReadModelFile.own(path);
+    expect(again.stored('p')).to.deep.include({ checkpoint: 41 });
+    expect(again.collection('p.items').get('k')).to.deep.equal({ a: 2 });
+    again.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).to.equal(2);
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_records'")
+      .pluck()
+      .all();
+    expect(indexes).to.include('rm_records_by_key').and.not.include('rm_records_in_order');
+    db.close();
+  });
+
+  function flushOf(file: ReadModelFile, checkpoint: number): void {
+    file.flush([{ name: 'p', version: 1, checkpoint, aggregates: {} }]);
+  }
+});
