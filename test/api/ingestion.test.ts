@@ -200,6 +200,55 @@ describe('ingestion API (SPEC §5) end to end', function () {
     expect(await svc.head()).to.equal(head);
   });
 
+  it('never answers 201 to a request its Idempotency-Key did not record, even when the key races itself', async () => {
+    // Three bodies under one key at once: the first to start records; the others must hear 422
+    // (another body) — not a 201 naming the winner's entity as if theirs had been registered.
+    const before = await svc.head();
+    const names = ['Race Alpha Supply', 'Race Bravo Supply', 'Race Charlie Supply'];
+    const answers = await Promise.all(
+      names.map((legal_name) =>
+        request(svc.app)
+          .post('/api/entities')
+          .set(auth(lender))
+          .set('Idempotency-Key', 'ent-race-0001')
+          .send({ legal_name, roles: ['supplier'] }),
+      ),
+    );
+    expect(await svc.head()).to.equal(before + 1);
+    const created = answers.filter((a) => a.status === 201);
+    expect(created, JSON.stringify(answers.map((a): unknown => a.body))).to.have.length(1);
+    const recorded = await request(svc.app)
+      .get(`/api/entities/${String(created[0]!.body.id)}`)
+      .set(auth(lender));
+    expect(recorded.body.legal_name).to.equal(names[answers.indexOf(created[0]!)]);
+    for (const other of answers.filter((a) => a !== created[0])) {
+      expect(other.status, JSON.stringify(other.body)).to.equal(422);
+      expect(other.body.code).to.equal('IDEMPOTENCY_KEY_REUSED');
+    }
+    // The same body three times at once: one runs; the others hear its answer or "still running".
+    const same = await Promise.all(
+      [0, 1, 2].map(() =>
+        request(svc.app)
+          .post('/api/entities')
+          .set(auth(lender))
+          .set('Idempotency-Key', 'ent-race-0002')
+          .send({ legal_name: 'Race Delta Supply', roles: ['supplier'] }),
+      ),
+    );
+    expect(await svc.head()).to.equal(before + 2);
+    const ran: unknown = same.find((a) => a.status === 201)?.body;
+    for (const a of same) {
+      if (a.status === 409) expect(a.headers['retry-after']).to.equal('1');
+      else expect(a.body).to.deep.equal(ran);
+    }
+    const retry = await request(svc.app)
+      .post('/api/entities')
+      .set(auth(lender))
+      .set('Idempotency-Key', 'ent-race-0002')
+      .send({ legal_name: 'Race Delta Supply', roles: ['supplier'] });
+    expect(retry.headers['idempotent-replayed']).to.equal('true');
+  });
+
   it('refuses a duplicate EIN with 409 and looks entities up by name with candidates when none match', async () => {
     await entity('Keystone Builders, Inc.', ['general_contractor'], { ein: '12-3456789' });
     const dup = await request(svc.app)

@@ -14,6 +14,11 @@ import { canonicalJson } from '../ledger/canonical.js';
 export const IDEMPOTENCY_TTL_SECONDS = 86_400;
 /** Longest accepted Idempotency-Key (SPEC §2). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/**
+ * How long a first attempt that is still running holds its key against concurrent ones. It lets go
+ * as soon as it answers; this bounds only how long a crashed attempt can hold the key.
+ */
+export const IDEMPOTENCY_PENDING_TTL_SECONDS = 60;
 /** Response headers worth replaying; signature, request id and rate-limit headers are per response. */
 export const REPLAYED_HEADER_NAMES = ['content-type', 'location'] as const;
 
@@ -171,8 +176,10 @@ export type IdempotencyCheck =
   | { outcome: 'proceed' }
   /** Answer `record` as is, plus `Idempotent-Replayed: true`. */
   | { outcome: 'replay'; record: IdempotencyRecord }
-  /** Same key, different request: 422. */
+  /** Same key, different request (answered or still running): 422. */
   | { outcome: 'mismatch'; code: 'IDEMPOTENCY_KEY_REUSED' }
+  /** Same key and request, first attempt still running: 409 with Retry-After, then a replay. */
+  | { outcome: 'in_progress'; code: 'CONFLICT' }
   /** Empty, too long, or not visible ASCII: 400. */
   | { outcome: 'invalid_key'; code: 'INVALID_REQUEST' };
 
@@ -186,13 +193,53 @@ export interface IdempotencyCheckInput {
   requestHash: string;
 }
 
+/**
+ * Answered keys replay (or 422); an unanswered key is marked as running before `proceed`, so two
+ * attempts at once never both run: the ledger would take the first one's events for both (their
+ * ids derive from the key), and the other would answer 201 for a body that was never recorded.
+ * A `proceed` holds the mark until {@link rememberResponse} or {@link releaseIdempotencyKey}.
+ */
 export async function checkIdempotency(input: IdempotencyCheckInput): Promise<IdempotencyCheck> {
   if (!isValidIdempotencyKey(input.key)) return { outcome: 'invalid_key', code: 'INVALID_REQUEST' };
-  const record = await input.store.get(input.scope, input.key);
-  if (!record) return { outcome: 'proceed' };
-  if (record.request_hash !== input.requestHash)
-    return { outcome: 'mismatch', code: 'IDEMPOTENCY_KEY_REUSED' };
+  const { store, scope, key, requestHash } = input;
+  const mark: IdempotencyRecord = { request_hash: requestHash, status: 0, headers: {}, body: '' };
+  // A few rounds at most: each lost round means another attempt answered or let go meanwhile.
+  for (let round = 0; round < 3; round += 1) {
+    const answered = await store.get(scope, key);
+    if (answered) return answeredCheck(answered, requestHash);
+    if (await store.putIfAbsent(runningScope(scope), key, mark, IDEMPOTENCY_PENDING_TTL_SECONDS)) {
+      // Answered between the read and the mark: that answer stands, and this attempt runs nothing.
+      const late = await store.get(scope, key);
+      if (!late) return { outcome: 'proceed' };
+      await store.delete(runningScope(scope), key);
+      return answeredCheck(late, requestHash);
+    }
+    const running = await store.get(runningScope(scope), key);
+    if (running)
+      return running.request_hash === requestHash
+        ? { outcome: 'in_progress', code: 'CONFLICT' }
+        : { outcome: 'mismatch', code: 'IDEMPOTENCY_KEY_REUSED' };
+  }
+  return { outcome: 'in_progress', code: 'CONFLICT' };
+}
+
+function answeredCheck(record: IdempotencyRecord, requestHash: string): IdempotencyCheck {
+  if (record.request_hash !== requestHash) return { outcome: 'mismatch', code: 'IDEMPOTENCY_KEY_REUSED' };
   return { outcome: 'replay', record };
+}
+
+/** Where running first attempts are marked: apart from answers, never replayed. */
+function runningScope(scope: string): string {
+  return `running:${scope}`;
+}
+
+/** Lets go of the running mark a `proceed` holds, once its answer is remembered or not worth keeping. */
+export function releaseIdempotencyKey(input: {
+  store: IdempotencyStore;
+  scope: string;
+  key: string;
+}): Promise<void> {
+  return input.store.delete(runningScope(input.scope), input.key);
 }
 
 export interface RememberResponseInput {
@@ -205,9 +252,9 @@ export interface RememberResponseInput {
 }
 
 /**
- * Keeps the first response and returns the record on file. Two racing first attempts both ran
- * the handler (the ledger appended once, by event id); the loser gets the winner's record back
- * and should answer that (or 422 if its `request_hash` differs), so both clients see one outcome.
+ * Keeps the first response and returns the record on file. Only the attempt holding the running
+ * mark runs, so a record on file already means the mark expired under a slow first attempt (the
+ * ledger appended once, by event id): the first record on file stays the one replayed.
  */
 export async function rememberResponse(input: RememberResponseInput): Promise<IdempotencyRecord> {
   const ttl = input.ttlSeconds ?? IDEMPOTENCY_TTL_SECONDS;

@@ -3,6 +3,7 @@ import { ManualClock } from '../../../src/platform/clock.js';
 import { SqliteEventStore, SqliteKeyValueStore } from '../../../src/platform/event-store/sqlite.js';
 import {
   checkIdempotency,
+  IDEMPOTENCY_PENDING_TTL_SECONDS,
   IDEMPOTENCY_TTL_SECONDS,
   idempotencyEventId,
   idempotencyRequestHash,
@@ -156,6 +157,18 @@ describe('Idempotency-Key header', () => {
     expect(await store.get('key_a', 'day')).to.deep.equal(record);
     clock.advance(1);
     expect(await store.get('key_a', 'day')).to.equal(undefined);
+  });
+
+  it('holds the key of a first attempt that never answers (a crash) for one minute', async () => {
+    const clock = new ManualClock(START);
+    const store = memoryIdempotencyStore(clock);
+    const check = () => checkIdempotency({ store, scope: 'key_a', key: 'crashed', requestHash: 'h' });
+    expect(await check()).to.deep.equal({ outcome: 'proceed' });
+    expect(IDEMPOTENCY_PENDING_TTL_SECONDS).to.equal(60);
+    clock.advance(60_000 - 1);
+    expect(await check()).to.deep.equal({ outcome: 'in_progress', code: 'CONFLICT' });
+    clock.advance(1);
+    expect(await check()).to.deep.equal({ outcome: 'proceed' });
   });
 });
 
