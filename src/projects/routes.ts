@@ -15,7 +15,7 @@ import { runCommand } from '../platform/http/command.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
-import { FindingIdParam } from './contract-primitives.js';
+import { decodeCursor, FindingIdParam } from './contract-primitives.js';
 import {
   RecordChangeOrderBody,
   RecordDocumentBody,
@@ -42,7 +42,13 @@ import {
 
 const PageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  cursor: z.string().max(200).optional(),
+  // A cursor not issued here is refused, like every other list's: read as page one, a client
+  // holding a damaged cursor would loop over the first page forever.
+  cursor: z
+    .string()
+    .max(200)
+    .refine((c) => decodeCursor(c) !== null, 'a cursor this API issued')
+    .optional(),
 });
 const IdParams = z.strictObject({ id: z.string().min(1).max(80) });
 const FindingParams = z.strictObject({ id: FindingIdParam });

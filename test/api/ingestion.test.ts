@@ -249,6 +249,40 @@ describe('ingestion API (SPEC §5) end to end', function () {
     expect(retry.headers['idempotent-replayed']).to.equal('true');
   });
 
+  it('pages every project list by next_cursor and refuses a cursor it did not issue (400), never restarting at page one', async () => {
+    const { id: projectId, gc } = await project();
+    for (const number of ['INV-P-1', 'INV-P-2']) {
+      const invoice = await request(svc.app)
+        .post(`/api/projects/${projectId}/documents`)
+        .set(auth(lender))
+        .send({ type: 'INVOICE', vendor: gc, number, amount: D(1_000), line: 1 });
+      expect(invoice.status, JSON.stringify(invoice.body)).to.equal(201);
+    }
+    const documents = `/api/projects/${projectId}/documents`;
+    const first = await request(svc.app).get(`${documents}?limit=1`).set(auth(lender));
+    expect(first.body.data).to.have.length(1);
+    const second = await request(svc.app)
+      .get(`${documents}?limit=1&cursor=${String(first.body.next_cursor)}`)
+      .set(auth(lender));
+    expect(second.body.data[0].id).to.not.equal(first.body.data[0].id);
+    expect(second.body.next_cursor).to.equal(null);
+    const lists = [
+      '/api/projects',
+      documents,
+      `/api/projects/${projectId}/draws`,
+      `/api/projects/${projectId}/change-orders`,
+      '/api/observations',
+    ];
+    for (const list of lists) {
+      for (const cursor of ['zzzz', 'bzp4', '%00']) {
+        const res = await request(svc.app).get(`${list}?cursor=${cursor}`).set(auth(lender));
+        expect(res.status, `${list}?cursor=${cursor}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.code).to.equal('INVALID_REQUEST');
+        expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+      }
+    }
+  });
+
   it('refuses a duplicate EIN with 409 and looks entities up by name with candidates when none match', async () => {
     await entity('Keystone Builders, Inc.', ['general_contractor'], { ein: '12-3456789' });
     const dup = await request(svc.app)
