@@ -283,6 +283,23 @@ describe('ingestion API (SPEC §5) end to end', function () {
     }
   });
 
+  it('refuses an entity reference the lender API would refuse (over 200 characters, control characters) with 400', async () => {
+    // Unchecked, a 14 KB path segment was compared by trigrams against every entity (CPU per
+    // request growing with the registry) and echoed back whole in the 404's detail.
+    await entity('Keystone Builders, Inc.', ['general_contractor']);
+    const words = Array.from({ length: 2_000 }, (_, i) => `w${i.toString(36)}x`).join('%20');
+    for (const ref of [words, 'k'.repeat(201), 'Keystone%00Builders']) {
+      const res = await request(svc.app).get(`/api/entities/${ref}`).set(auth(lender));
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(400);
+      expect(res.body.code).to.equal('INVALID_REQUEST');
+      expect(String(res.body.detail).length).to.be.below(200);
+    }
+    const longest = await request(svc.app)
+      .get(`/api/entities/${'k'.repeat(200)}`)
+      .set(auth(lender));
+    expect(longest.status).to.equal(404);
+  });
+
   it('refuses a duplicate EIN with 409 and looks entities up by name with candidates when none match', async () => {
     await entity('Keystone Builders, Inc.', ['general_contractor'], { ein: '12-3456789' });
     const dup = await request(svc.app)
