@@ -14,11 +14,6 @@ import { canonicalJson } from '../ledger/canonical.js';
 export const IDEMPOTENCY_TTL_SECONDS = 86_400;
 /** Longest accepted Idempotency-Key (SPEC §2). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-/**
- * How long a first attempt that is still running holds its key against concurrent ones. It lets go
- * as soon as it answers; this bounds only how long a crashed attempt can hold the key.
- */
-export const IDEMPOTENCY_PENDING_TTL_SECONDS = 60;
 /** Response headers worth replaying; signature, request id and rate-limit headers are per response. */
 export const REPLAYED_HEADER_NAMES = ['content-type', 'location'] as const;
 
@@ -194,52 +189,52 @@ export interface IdempotencyCheckInput {
 }
 
 /**
- * Answered keys replay (or 422); an unanswered key is marked as running before `proceed`, so two
+ * First attempts running in this process, per store: request hash by (scope, key). In memory on
+ * purpose: a process that dies takes its attempts with it, so a retry after a crash runs (and the
+ * ledger, deduping by event id, answers it with whatever did land) instead of waiting on a mark.
+ */
+const RUNNING = new WeakMap<IdempotencyStore, Map<string, string>>();
+
+function runningOf(store: IdempotencyStore): Map<string, string> {
+  let running = RUNNING.get(store);
+  if (!running) RUNNING.set(store, (running = new Map<string, string>()));
+  return running;
+}
+
+/**
+ * Answered keys replay (or 422); an unanswered key is claimed as running before `proceed`, so two
  * attempts at once never both run: the ledger would take the first one's events for both (their
  * ids derive from the key), and the other would answer 201 for a body that was never recorded.
- * A `proceed` holds the mark until {@link rememberResponse} or {@link releaseIdempotencyKey}.
+ * A `proceed` holds the claim until {@link releaseIdempotencyKey}, after its answer is remembered.
+ * (Attempts on two nodes at once are not seen here; the ledger still appends only one of them.)
  */
 export async function checkIdempotency(input: IdempotencyCheckInput): Promise<IdempotencyCheck> {
   if (!isValidIdempotencyKey(input.key)) return { outcome: 'invalid_key', code: 'INVALID_REQUEST' };
   const { store, scope, key, requestHash } = input;
-  const mark: IdempotencyRecord = { request_hash: requestHash, status: 0, headers: {}, body: '' };
-  // A few rounds at most: each lost round means another attempt answered or let go meanwhile.
-  for (let round = 0; round < 3; round += 1) {
-    const answered = await store.get(scope, key);
-    if (answered) return answeredCheck(answered, requestHash);
-    if (await store.putIfAbsent(runningScope(scope), key, mark, IDEMPOTENCY_PENDING_TTL_SECONDS)) {
-      // Answered between the read and the mark: that answer stands, and this attempt runs nothing.
-      const late = await store.get(scope, key);
-      if (!late) return { outcome: 'proceed' };
-      await store.delete(runningScope(scope), key);
-      return answeredCheck(late, requestHash);
-    }
-    const running = await store.get(runningScope(scope), key);
-    if (running)
-      return running.request_hash === requestHash
-        ? { outcome: 'in_progress', code: 'CONFLICT' }
-        : { outcome: 'mismatch', code: 'IDEMPOTENCY_KEY_REUSED' };
+  const running = runningOf(store);
+  const slot = JSON.stringify([scope, key]);
+  const other = running.get(slot);
+  // Claimed before the store is read when free: an attempt answering meanwhile has its answer on
+  // file by the time it lets go, so this read sees it.
+  if (other === undefined) running.set(slot, requestHash);
+  let record: IdempotencyRecord | undefined;
+  try {
+    record = await store.get(scope, key);
+  } catch (error) {
+    if (other === undefined) running.delete(slot);
+    throw error;
   }
-  return { outcome: 'in_progress', code: 'CONFLICT' };
+  if (other === undefined && !record) return { outcome: 'proceed' };
+  if (other === undefined) running.delete(slot);
+  // An answer on file wins over a claim: it is only waiting to be let go of.
+  const hash = record?.request_hash ?? other;
+  if (hash !== requestHash) return { outcome: 'mismatch', code: 'IDEMPOTENCY_KEY_REUSED' };
+  return record ? { outcome: 'replay', record } : { outcome: 'in_progress', code: 'CONFLICT' };
 }
 
-function answeredCheck(record: IdempotencyRecord, requestHash: string): IdempotencyCheck {
-  if (record.request_hash !== requestHash) return { outcome: 'mismatch', code: 'IDEMPOTENCY_KEY_REUSED' };
-  return { outcome: 'replay', record };
-}
-
-/** Where running first attempts are marked: apart from answers, never replayed. */
-function runningScope(scope: string): string {
-  return `running:${scope}`;
-}
-
-/** Lets go of the running mark a `proceed` holds, once its answer is remembered or not worth keeping. */
-export function releaseIdempotencyKey(input: {
-  store: IdempotencyStore;
-  scope: string;
-  key: string;
-}): Promise<void> {
-  return input.store.delete(runningScope(input.scope), input.key);
+/** Lets go of the claim a `proceed` holds, once its answer is remembered or not worth keeping. */
+export function releaseIdempotencyKey(input: { store: IdempotencyStore; scope: string; key: string }): void {
+  runningOf(input.store).delete(JSON.stringify([input.scope, input.key]));
 }
 
 export interface RememberResponseInput {
@@ -252,9 +247,9 @@ export interface RememberResponseInput {
 }
 
 /**
- * Keeps the first response and returns the record on file. Only the attempt holding the running
- * mark runs, so a record on file already means the mark expired under a slow first attempt (the
- * ledger appended once, by event id): the first record on file stays the one replayed.
+ * Keeps the first response and returns the record on file. Two first attempts that raced on two
+ * nodes both ran the handler (the ledger appended once, by event id); the first record on file
+ * stays the one replayed.
  */
 export async function rememberResponse(input: RememberResponseInput): Promise<IdempotencyRecord> {
   const ttl = input.ttlSeconds ?? IDEMPOTENCY_TTL_SECONDS;

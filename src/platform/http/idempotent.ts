@@ -74,7 +74,7 @@ export function idempotent(store: IdempotencyStore): RequestHandler {
         break;
     }
     ctxOf(req).idempotency_key = key;
-    // This attempt holds the key (checkIdempotency marked it running) until it answers.
+    // This attempt holds the key (checkIdempotency claimed it) until its answer is kept.
     let answered = false;
     const answer = (body: unknown): void => {
       if (answered) return;
@@ -96,7 +96,7 @@ export function idempotent(store: IdempotencyStore): RequestHandler {
               },
             })
           : Promise.resolve();
-      void kept.finally(() => releaseIdempotencyKey({ store, scope, key })).catch(() => undefined);
+      void kept.catch(() => undefined).finally(() => releaseIdempotencyKey({ store, scope, key }));
     };
     const send = res.send.bind(res);
     res.send = (body?: unknown) => {
@@ -104,9 +104,12 @@ export function idempotent(store: IdempotencyStore): RequestHandler {
       if (typeof body !== 'object' || body === null || Buffer.isBuffer(body)) answer(body);
       return send(body);
     };
-    // An answer that bypassed res.send lets go of the key too. (A client gone mid-request does not:
-    // the handler still answers into res.send, and that answer is the one a retry should replay.)
-    res.on('finish', () => answer(undefined));
+    // The connection ended without an answer through res.send (one that bypassed it, or a client
+    // gone mid-request): let go of the key, which lives in memory only, but keep listening — a
+    // handler still running answers into res.send later, and that answer is remembered.
+    res.on('close', () => {
+      if (!answered) releaseIdempotencyKey({ store, scope, key });
+    });
     next();
   };
 }

@@ -107,7 +107,7 @@ export function describeIdempotencyStore(title: string, backend: () => Idempoten
         code: 'IDEMPOTENCY_KEY_REUSED',
       });
       await rememberResponse({ store, scope, key: 'running-1', record: FIRST });
-      await releaseIdempotencyKey({ store, scope, key: 'running-1' });
+      releaseIdempotencyKey({ store, scope, key: 'running-1' });
       expect(await check(FIRST.request_hash)).to.deep.equal({ outcome: 'replay', record: FIRST });
     });
 
@@ -115,7 +115,7 @@ export function describeIdempotencyStore(title: string, backend: () => Idempoten
       const check = () =>
         checkIdempotency({ store, scope, key: 'running-2', requestHash: FIRST.request_hash });
       expect(await check()).to.deep.equal({ outcome: 'proceed' });
-      await releaseIdempotencyKey({ store, scope, key: 'running-2' });
+      releaseIdempotencyKey({ store, scope, key: 'running-2' });
       expect(await check()).to.deep.equal({ outcome: 'proceed' });
     });
 
