@@ -327,9 +327,11 @@ class Generator {
       eventId,
       lookups: {
         entityExists: (id) => Object.hasOwn(this.#registry.state.entities, id),
-        findingExists: (org, id) => {
+        findingOpenedOn: (org, id) => {
           const finding = this.#governance.state.findings[id];
-          return finding !== undefined && this.#projects.state.projects[finding.project_id]?.org_id === org;
+          return finding !== undefined && this.#projects.state.projects[finding.project_id]?.org_id === org
+            ? finding.opened_on
+            : undefined;
         },
         signer: (org, id) => getSigner(this.#signers.state, org, id),
       },

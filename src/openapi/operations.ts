@@ -355,6 +355,8 @@ function ingestion(): OperationSpec[] {
       operationId: 'resolveFinding',
       tag: 'Ingestion',
       summary: 'Resolve a governance finding',
+      description:
+        'resolved_on falls between the day the finding opened and today (else 400, resolved_on out_of_range): it dates the cure that remediation velocity measures. A finding is resolved once (again → 409).',
       body: body('ResolveFindingBody', ResolveFindingBody),
       response: created('Resolution'),
       errors: ['NOT_FOUND'],

@@ -4,6 +4,7 @@
  * projects, SOV lines, draws, documents, entities and chain roles — and return the one event to
  * append or a rejection (SPEC §2 codes). No I/O, no clock: `ctx.now` is the only time.
  */
+import { isoDate } from '../platform/clock.js';
 import { idFromUuid } from '../platform/ids.js';
 import type {
   RecordChangeOrderBody,
@@ -167,10 +168,19 @@ export function decideResolveFinding(
 ): Decided {
   // Only a finding governance found on one of the caller's own projects can be resolved; any other
   // id (unknown or another org's) answers exactly alike, and never claims the id for the caller.
-  if (!ctx.lookups.findingExists(ctx.org_id, finding_id)) return notFound(`unknown finding ${finding_id}`);
+  const opened_on = ctx.lookups.findingOpenedOn(ctx.org_id, finding_id);
+  if (opened_on === undefined) return notFound(`unknown finding ${finding_id}`);
   const earlier = state.resolutions[finding_id];
   if (earlier && earlier.org_id !== ctx.org_id) return notFound(`unknown finding ${finding_id}`);
   if (earlier) return conflict(`finding ${finding_id} was already resolved on ${earlier.resolved_on}`);
+
+  // A cure dated before the finding opened would count as a negative time to cure (remediation
+  // velocity, the credit score every lender reads); one dated after today has not happened.
+  const today = isoDate(ctx.now);
+  if (body.resolved_on < opened_on || body.resolved_on > today) {
+    const message = `resolved_on must fall between the day the finding opened (${opened_on}) and today (${today})`;
+    return invalid(message, [{ path: ['resolved_on'], code: 'out_of_range', message }]);
+  }
 
   const evidence = body.evidence_document_id;
   if (evidence !== undefined && !getDocument(state, ctx.org_id, evidence)) {

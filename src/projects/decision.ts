@@ -11,10 +11,12 @@ export interface ProjectsLookups {
   /** Whether the registry knows the `ent_…` id (registry capability). */
   entityExists(id: string): boolean;
   /**
-   * Whether governance found the finding on one of this org's projects (governance capability).
-   * Required: a resolution of an unknown or foreign finding would squat its id (OWASP API1).
+   * The day the finding opened (YYYY-MM-DD) when governance found it on one of this org's projects
+   * (governance capability), else undefined. Required: a resolution of an unknown or foreign
+   * finding would squat its id (OWASP API1), and one dated before the finding opened would feed
+   * remediation a negative time to cure.
    */
-  findingExists(org_id: string, finding_id: string): boolean;
+  findingOpenedOn(org_id: string, finding_id: string): string | undefined;
   /** The org's signer (signers capability), or undefined; absent = no signers known. */
   signer?(org_id: string, signer_id: string): Signer | undefined;
 }

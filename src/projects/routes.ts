@@ -15,7 +15,7 @@ import { runCommand } from '../platform/http/command.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
-import { FindingIdParam } from './contract-primitives.js';
+import { decodeCursor, FindingIdParam } from './contract-primitives.js';
 import {
   RecordChangeOrderBody,
   RecordDocumentBody,
@@ -42,7 +42,13 @@ import {
 
 const PageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  cursor: z.string().max(200).optional(),
+  // A cursor not issued here is refused, like every other list's: read as page one, a client
+  // holding a damaged cursor would loop over the first page forever.
+  cursor: z
+    .string()
+    .max(200)
+    .refine((c) => decodeCursor(c) !== null, 'a cursor this API issued')
+    .optional(),
 });
 const IdParams = z.strictObject({ id: z.string().min(1).max(80) });
 const FindingParams = z.strictObject({ id: FindingIdParam });
@@ -74,18 +80,22 @@ export function mountProjects(s: Service): void {
     // Read inside the commit (the decider runs there): a finding on one of the org's projects — one
     // a scan recorded, or one the project's facts raise at the head though nobody scanned yet
     // (findings are always current). Another org's finding answers exactly like an unknown one.
-    findingExists: (org_id, finding_id) => {
+    findingOpenedOn: (org_id, finding_id) => {
       const projects = s.runtime.state(projectsProjection);
       const finding = s.runtime.state(governanceProjection).findings[finding_id];
       if (finding !== undefined)
-        return finding.org_id === org_id && getProject(projects, org_id, finding.project_id) !== undefined;
+        return finding.org_id === org_id && getProject(projects, org_id, finding.project_id) !== undefined
+          ? finding.opened_on
+          : undefined;
       const now = s.clock.now();
-      return (projects.project_ids_by_org[org_id] ?? []).some((project_id) => {
+      for (const project_id of projects.project_ids_by_org[org_id] ?? []) {
         const input = scanInputFor(projects, project_id);
-        if (input === null || input.project.org_id !== org_id) return false;
+        if (input === null || input.project.org_id !== org_id) continue;
         const found = scanProject({ ...input, resolutions: {} }, now);
-        return [...found.contradictions, ...found.temporal].some((f) => f.id === finding_id);
-      });
+        const raised = [...found.contradictions, ...found.temporal].find((f) => f.id === finding_id);
+        if (raised) return raised.arose_on;
+      }
+      return undefined;
     },
   };
   const command = async (req: Request, res: Response, build: () => ProjectsCommand): Promise<void> => {

@@ -11,7 +11,7 @@ import { authOf } from '../platform/http/context.js';
 import { runCommand } from '../platform/http/command.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
-import { parseWith } from '../platform/http/validate.js';
+import { nameText, parseWith } from '../platform/http/validate.js';
 import { RegisterEntityBody } from './contract.js';
 import { decideRegisterEntity } from './decide.js';
 import { lookupEntity, type EntityLookup } from './lookup.js';
@@ -23,6 +23,9 @@ const ListQuery = z.strictObject({
   cursor: z.string().max(200).optional(),
   q: z.string().min(1).max(200).optional(),
 });
+
+/** An entity reference in the path: what the lender API accepts as `entity` (a name, EIN or ent_ id). */
+const EntityParams = z.strictObject({ id: nameText(200) });
 
 /** Resolves an entity reference or throws the SPEC §4 404 (with candidates) / 409 (ambiguous). */
 export function resolveEntity(state: RegistryState, ref: string): EntityRecord {
@@ -115,7 +118,7 @@ export function mountRegistry(s: Service): void {
   });
 
   s.routes.add('GET', '/api/entities/:id', ...projectGuard(s, 'governance:read'), (req, res) => {
-    const id = String(req.params.id);
+    const { id } = parseWith(EntityParams, req.params, 'params');
     res.json(entityView(resolveEntity(registry(), id), authOf(req).org_id));
   });
 }

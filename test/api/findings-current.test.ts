@@ -38,6 +38,42 @@ describe('findings are always current: resolving, certifying and opening them (i
     expect((await j.post(`/api/findings/${finding}/resolve`, body)).status).to.equal(409);
   });
 
+  it('refuses a resolution dated before the finding opened or after today (400), scanned or not', async () => {
+    // Backdated cures read as a negative time to cure: remediation turned RESPONSIVE and the
+    // shared credit score rose for findings resolved "years before" they arose.
+    j = await startJourney();
+    const today = j.svc.clock.now().toISOString().slice(0, 10);
+    const tomorrow = new Date(j.svc.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    const refuses = async (finding: string): Promise<void> => {
+      const before = await j.svc.head();
+      for (const resolved_on of ['2026-01-01', tomorrow]) {
+        const res = await j.post(`/api/findings/${finding}/resolve`, { resolution: 'Cured', resolved_on });
+        expect(res.status, `${finding} ${resolved_on}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.errors[0]).to.include({ path: 'resolved_on', code: 'out_of_range' });
+      }
+      expect(await j.svc.head()).to.equal(before);
+    };
+    // Raised by the facts, nobody scanned yet (application 1 has no title date-down after it).
+    const unscanned = findingId(j.projectId, 'TITLE_DATE_DOWN', j.drawId, 'currency');
+    await refuses(unscanned);
+    const onToday = await j.post(`/api/findings/${unscanned}/resolve`, {
+      resolution: 'Cured',
+      resolved_on: today,
+    });
+    expect(onToday.status, JSON.stringify(onToday.body)).to.equal(201);
+    // Recorded by a scan.
+    const scan = await j.post('/api/kernel-core', { action: 'full_scan', project_id: j.projectId });
+    const scanned = String(scan.body.temporal.items[0].id);
+    const opened = serviceOf(j.svc.app).runtime.state(governance).findings[scanned]!.opened_on;
+    expect(opened > '2026-01-01').to.equal(true);
+    await refuses(scanned);
+    const onOpening = await j.post(`/api/findings/${scanned}/resolve`, {
+      resolution: 'Cured',
+      resolved_on: opened,
+    });
+    expect(onOpening.status, JSON.stringify(onOpening.body)).to.equal(201);
+  });
+
   it('resolves a finding the facts raise though nobody scanned yet; another org still gets 404', async () => {
     j = await startJourney();
     // Application 1 has no title date-down after it: TITLE_DATE_DOWN (BLOCKING, subject currency).

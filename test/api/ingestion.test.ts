@@ -200,6 +200,106 @@ describe('ingestion API (SPEC §5) end to end', function () {
     expect(await svc.head()).to.equal(head);
   });
 
+  it('never answers 201 to a request its Idempotency-Key did not record, even when the key races itself', async () => {
+    // Three bodies under one key at once: the first to start records; the others must hear 422
+    // (another body) — not a 201 naming the winner's entity as if theirs had been registered.
+    const before = await svc.head();
+    const names = ['Race Alpha Supply', 'Race Bravo Supply', 'Race Charlie Supply'];
+    const answers = await Promise.all(
+      names.map((legal_name) =>
+        request(svc.app)
+          .post('/api/entities')
+          .set(auth(lender))
+          .set('Idempotency-Key', 'ent-race-0001')
+          .send({ legal_name, roles: ['supplier'] }),
+      ),
+    );
+    expect(await svc.head()).to.equal(before + 1);
+    const created = answers.filter((a) => a.status === 201);
+    expect(created, JSON.stringify(answers.map((a): unknown => a.body))).to.have.length(1);
+    const recorded = await request(svc.app)
+      .get(`/api/entities/${String(created[0]!.body.id)}`)
+      .set(auth(lender));
+    expect(recorded.body.legal_name).to.equal(names[answers.indexOf(created[0]!)]);
+    for (const other of answers.filter((a) => a !== created[0])) {
+      expect(other.status, JSON.stringify(other.body)).to.equal(422);
+      expect(other.body.code).to.equal('IDEMPOTENCY_KEY_REUSED');
+    }
+    // The same body three times at once: one runs; the others hear its answer or "still running".
+    const same = await Promise.all(
+      [0, 1, 2].map(() =>
+        request(svc.app)
+          .post('/api/entities')
+          .set(auth(lender))
+          .set('Idempotency-Key', 'ent-race-0002')
+          .send({ legal_name: 'Race Delta Supply', roles: ['supplier'] }),
+      ),
+    );
+    expect(await svc.head()).to.equal(before + 2);
+    const ran: unknown = same.find((a) => a.status === 201)?.body;
+    for (const a of same) {
+      if (a.status === 409) expect(a.headers['retry-after']).to.equal('1');
+      else expect(a.body).to.deep.equal(ran);
+    }
+    const retry = await request(svc.app)
+      .post('/api/entities')
+      .set(auth(lender))
+      .set('Idempotency-Key', 'ent-race-0002')
+      .send({ legal_name: 'Race Delta Supply', roles: ['supplier'] });
+    expect(retry.headers['idempotent-replayed']).to.equal('true');
+  });
+
+  it('pages every project list by next_cursor and refuses a cursor it did not issue (400), never restarting at page one', async () => {
+    const { id: projectId, gc } = await project();
+    for (const number of ['INV-P-1', 'INV-P-2']) {
+      const invoice = await request(svc.app)
+        .post(`/api/projects/${projectId}/documents`)
+        .set(auth(lender))
+        .send({ type: 'INVOICE', vendor: gc, number, amount: D(1_000), line: 1 });
+      expect(invoice.status, JSON.stringify(invoice.body)).to.equal(201);
+    }
+    const documents = `/api/projects/${projectId}/documents`;
+    const first = await request(svc.app).get(`${documents}?limit=1`).set(auth(lender));
+    expect(first.body.data).to.have.length(1);
+    const second = await request(svc.app)
+      .get(`${documents}?limit=1&cursor=${String(first.body.next_cursor)}`)
+      .set(auth(lender));
+    expect(second.body.data[0].id).to.not.equal(first.body.data[0].id);
+    expect(second.body.next_cursor).to.equal(null);
+    const lists = [
+      '/api/projects',
+      documents,
+      `/api/projects/${projectId}/draws`,
+      `/api/projects/${projectId}/change-orders`,
+      '/api/observations',
+    ];
+    for (const list of lists) {
+      for (const cursor of ['zzzz', 'bzp4', '%00']) {
+        const res = await request(svc.app).get(`${list}?cursor=${cursor}`).set(auth(lender));
+        expect(res.status, `${list}?cursor=${cursor}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.code).to.equal('INVALID_REQUEST');
+        expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+      }
+    }
+  });
+
+  it('refuses an entity reference the lender API would refuse (over 200 characters, control characters) with 400', async () => {
+    // Unchecked, a 14 KB path segment was compared by trigrams against every entity (CPU per
+    // request growing with the registry) and echoed back whole in the 404's detail.
+    await entity('Keystone Builders, Inc.', ['general_contractor']);
+    const words = Array.from({ length: 2_000 }, (_, i) => `w${i.toString(36)}x`).join('%20');
+    for (const ref of [words, 'k'.repeat(201), 'Keystone%00Builders']) {
+      const res = await request(svc.app).get(`/api/entities/${ref}`).set(auth(lender));
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(400);
+      expect(res.body.code).to.equal('INVALID_REQUEST');
+      expect(String(res.body.detail).length).to.be.below(200);
+    }
+    const longest = await request(svc.app)
+      .get(`/api/entities/${'k'.repeat(200)}`)
+      .set(auth(lender));
+    expect(longest.status).to.equal(404);
+  });
+
   it('refuses a duplicate EIN with 409 and looks entities up by name with candidates when none match', async () => {
     await entity('Keystone Builders, Inc.', ['general_contractor'], { ein: '12-3456789' });
     const dup = await request(svc.app)

@@ -94,7 +94,7 @@ describe('OWASP API1 — broken object level authorization', function () {
   });
 
   describe('resolving a finding (POST /api/findings/:id/resolve)', () => {
-    const resolution = { resolution: 'Cured on site', resolved_on: '2026-06-01' };
+    const resolution = { resolution: 'Cured on site', resolved_on: '2026-06-12' };
 
     it("answers another org's open finding exactly like one nobody found, records nothing, and leaves it to its owner", async () => {
       const gov = w.svc.composed.deps.runtime.state(governanceProjection);

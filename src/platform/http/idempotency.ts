@@ -171,8 +171,10 @@ export type IdempotencyCheck =
   | { outcome: 'proceed' }
   /** Answer `record` as is, plus `Idempotent-Replayed: true`. */
   | { outcome: 'replay'; record: IdempotencyRecord }
-  /** Same key, different request: 422. */
+  /** Same key, different request (answered or still running): 422. */
   | { outcome: 'mismatch'; code: 'IDEMPOTENCY_KEY_REUSED' }
+  /** Same key and request, first attempt still running: 409 with Retry-After, then a replay. */
+  | { outcome: 'in_progress'; code: 'CONFLICT' }
   /** Empty, too long, or not visible ASCII: 400. */
   | { outcome: 'invalid_key'; code: 'INVALID_REQUEST' };
 
@@ -186,13 +188,53 @@ export interface IdempotencyCheckInput {
   requestHash: string;
 }
 
+/**
+ * First attempts running in this process, per store: request hash by (scope, key). In memory on
+ * purpose: a process that dies takes its attempts with it, so a retry after a crash runs (and the
+ * ledger, deduping by event id, answers it with whatever did land) instead of waiting on a mark.
+ */
+const RUNNING = new WeakMap<IdempotencyStore, Map<string, string>>();
+
+function runningOf(store: IdempotencyStore): Map<string, string> {
+  let running = RUNNING.get(store);
+  if (!running) RUNNING.set(store, (running = new Map<string, string>()));
+  return running;
+}
+
+/**
+ * Answered keys replay (or 422); an unanswered key is claimed as running before `proceed`, so two
+ * attempts at once never both run: the ledger would take the first one's events for both (their
+ * ids derive from the key), and the other would answer 201 for a body that was never recorded.
+ * A `proceed` holds the claim until {@link releaseIdempotencyKey}, after its answer is remembered.
+ * (Attempts on two nodes at once are not seen here; the ledger still appends only one of them.)
+ */
 export async function checkIdempotency(input: IdempotencyCheckInput): Promise<IdempotencyCheck> {
   if (!isValidIdempotencyKey(input.key)) return { outcome: 'invalid_key', code: 'INVALID_REQUEST' };
-  const record = await input.store.get(input.scope, input.key);
-  if (!record) return { outcome: 'proceed' };
-  if (record.request_hash !== input.requestHash)
-    return { outcome: 'mismatch', code: 'IDEMPOTENCY_KEY_REUSED' };
-  return { outcome: 'replay', record };
+  const { store, scope, key, requestHash } = input;
+  const running = runningOf(store);
+  const slot = JSON.stringify([scope, key]);
+  const other = running.get(slot);
+  // Claimed before the store is read when free: an attempt answering meanwhile has its answer on
+  // file by the time it lets go, so this read sees it.
+  if (other === undefined) running.set(slot, requestHash);
+  let record: IdempotencyRecord | undefined;
+  try {
+    record = await store.get(scope, key);
+  } catch (error) {
+    if (other === undefined) running.delete(slot);
+    throw error;
+  }
+  if (other === undefined && !record) return { outcome: 'proceed' };
+  if (other === undefined) running.delete(slot);
+  // An answer on file wins over a claim: it is only waiting to be let go of.
+  const hash = record?.request_hash ?? other;
+  if (hash !== requestHash) return { outcome: 'mismatch', code: 'IDEMPOTENCY_KEY_REUSED' };
+  return record ? { outcome: 'replay', record } : { outcome: 'in_progress', code: 'CONFLICT' };
+}
+
+/** Lets go of the claim a `proceed` holds, once its answer is remembered or not worth keeping. */
+export function releaseIdempotencyKey(input: { store: IdempotencyStore; scope: string; key: string }): void {
+  runningOf(input.store).delete(JSON.stringify([input.scope, input.key]));
 }
 
 export interface RememberResponseInput {
@@ -205,9 +247,9 @@ export interface RememberResponseInput {
 }
 
 /**
- * Keeps the first response and returns the record on file. Two racing first attempts both ran
- * the handler (the ledger appended once, by event id); the loser gets the winner's record back
- * and should answer that (or 422 if its `request_hash` differs), so both clients see one outcome.
+ * Keeps the first response and returns the record on file. Two first attempts that raced on two
+ * nodes both ran the handler (the ledger appended once, by event id); the first record on file
+ * stays the one replayed.
  */
 export async function rememberResponse(input: RememberResponseInput): Promise<IdempotencyRecord> {
   const ttl = input.ttlSeconds ?? IDEMPOTENCY_TTL_SECONDS;

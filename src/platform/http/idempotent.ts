@@ -9,6 +9,7 @@ import {
   idempotencyRequestHash,
   IdempotencyStoreUnavailable,
   pickReplayedHeaders,
+  releaseIdempotencyKey,
   rememberResponse,
   type IdempotencyStore,
 } from './idempotency.js';
@@ -54,6 +55,14 @@ export function idempotent(store: IdempotencyStore): RequestHandler {
           'IDEMPOTENCY_KEY_REUSED',
           'this Idempotency-Key was used with a different request in the last 24 hours',
         );
+      case 'in_progress':
+        // Retry-After makes it transient (never remembered); a retry after it gets the first answer.
+        throw new ProblemError(
+          'CONFLICT',
+          'a request with this Idempotency-Key is still running; retry to get its answer',
+          {},
+          { 'Retry-After': '1' },
+        );
       case 'replay':
         res
           .status(check.record.status)
@@ -65,22 +74,42 @@ export function idempotent(store: IdempotencyStore): RequestHandler {
         break;
     }
     ctxOf(req).idempotency_key = key;
-    const send = res.send.bind(res);
-    res.send = (body?: unknown) => {
+    // This attempt holds the key (checkIdempotency claimed it) until its answer is kept.
+    let answered = false;
+    const answer = (body: unknown): void => {
+      if (answered) return;
+      answered = true;
       // Only settled outcomes are remembered: a 5xx, or any answer with Retry-After (a 409 when
       // the ledger head kept moving), may succeed on retry.
       const transient = res.locals[TRANSIENT_ANSWER] === true;
-      if (res.statusCode < 500 && !transient && typeof body === 'string') {
-        const record = {
-          request_hash: requestHash,
-          status: res.statusCode,
-          headers: pickReplayedHeaders(res.getHeaders()),
-          body,
-        };
-        void rememberResponse({ store, scope, key, record }).catch(() => undefined);
-      }
+      const kept =
+        res.statusCode < 500 && !transient && typeof body === 'string'
+          ? rememberResponse({
+              store,
+              scope,
+              key,
+              record: {
+                request_hash: requestHash,
+                status: res.statusCode,
+                headers: pickReplayedHeaders(res.getHeaders()),
+                body,
+              },
+            })
+          : Promise.resolve();
+      void kept.catch(() => undefined).finally(() => releaseIdempotencyKey({ store, scope, key }));
+    };
+    const send = res.send.bind(res);
+    res.send = (body?: unknown) => {
+      // An object comes back here as its JSON text (res.json): answer with that.
+      if (typeof body !== 'object' || body === null || Buffer.isBuffer(body)) answer(body);
       return send(body);
     };
+    // The connection ended without an answer through res.send (one that bypassed it, or a client
+    // gone mid-request): let go of the key, which lives in memory only, but keep listening — a
+    // handler still running answers into res.send later, and that answer is remembered.
+    res.on('close', () => {
+      if (!answered) releaseIdempotencyKey({ store, scope, key });
+    });
     next();
   };
 }

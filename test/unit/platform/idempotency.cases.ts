@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import {
   checkIdempotency,
+  releaseIdempotencyKey,
   rememberResponse,
   type IdempotencyRecord,
   type IdempotencyStore,
@@ -94,6 +95,28 @@ export function describeIdempotencyStore(title: string, backend: () => Idempoten
         outcome: 'mismatch',
         code: 'IDEMPOTENCY_KEY_REUSED',
       });
+    });
+
+    it('lets one attempt run at a time: the same request waits (409), another is refused (422)', async () => {
+      const check = (requestHash: string) =>
+        checkIdempotency({ store, scope, key: 'running-1', requestHash });
+      expect(await check(FIRST.request_hash)).to.deep.equal({ outcome: 'proceed' });
+      expect(await check(FIRST.request_hash)).to.deep.equal({ outcome: 'in_progress', code: 'CONFLICT' });
+      expect(await check(SECOND.request_hash)).to.deep.equal({
+        outcome: 'mismatch',
+        code: 'IDEMPOTENCY_KEY_REUSED',
+      });
+      await rememberResponse({ store, scope, key: 'running-1', record: FIRST });
+      releaseIdempotencyKey({ store, scope, key: 'running-1' });
+      expect(await check(FIRST.request_hash)).to.deep.equal({ outcome: 'replay', record: FIRST });
+    });
+
+    it('frees the key of an attempt that let go without an answer', async () => {
+      const check = () =>
+        checkIdempotency({ store, scope, key: 'running-2', requestHash: FIRST.request_hash });
+      expect(await check()).to.deep.equal({ outcome: 'proceed' });
+      releaseIdempotencyKey({ store, scope, key: 'running-2' });
+      expect(await check()).to.deep.equal({ outcome: 'proceed' });
     });
 
     it('gives both of two racing first attempts the winning record', async () => {

@@ -10,6 +10,7 @@ import {
   isValidIdempotencyKey,
   KeyValueIdempotencyStore,
   memoryIdempotencyStore,
+  MemoryKeyValueStore,
   pickReplayedHeaders,
   rememberResponse,
   type KeyValueStore,
@@ -156,6 +157,18 @@ describe('Idempotency-Key header', () => {
     expect(await store.get('key_a', 'day')).to.deep.equal(record);
     clock.advance(1);
     expect(await store.get('key_a', 'day')).to.equal(undefined);
+  });
+
+  it('forgets the attempts a process was running when it ends: a retry after a restart runs', async () => {
+    const clock = new ManualClock(START);
+    const kv = new MemoryKeyValueStore(clock);
+    const check = (store: KeyValueIdempotencyStore) =>
+      checkIdempotency({ store, scope: 'key_a', key: 'crashed', requestHash: 'h' });
+    const before = new KeyValueIdempotencyStore(kv);
+    expect(await check(before)).to.deep.equal({ outcome: 'proceed' });
+    expect(await check(before)).to.deep.equal({ outcome: 'in_progress', code: 'CONFLICT' });
+    // The restarted process opens the same records anew; nothing of the dead attempt holds the key.
+    expect(await check(new KeyValueIdempotencyStore(kv))).to.deep.equal({ outcome: 'proceed' });
   });
 });
 

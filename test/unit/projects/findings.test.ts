@@ -54,12 +54,33 @@ describe('resolving a finding (SPEC §5 POST /api/findings/:id/resolve)', () => 
     expect(getResolution(h.state(), ORG_B, FINDING)).to.equal(undefined);
   });
 
+  it('is refused when dated before the finding opened or after today, and taken on either bound', () => {
+    const opened = () => '2026-03-01';
+    for (const resolved_on of ['2026-02-28', '2026-03-16']) {
+      spec
+        .given([])
+        .when(
+          { type: 'ResolveFinding', finding_id: FINDING, body: body({ resolved_on }) },
+          ctx(ORG_A, 9, { findingOpenedOn: opened }),
+        )
+        .thenRejects('INVALID_REQUEST', ['resolved_on'], 'out_of_range');
+    }
+    for (const resolved_on of ['2026-03-01', '2026-03-15']) {
+      const decided = decide(
+        projectsProjection.init(),
+        { type: 'ResolveFinding', finding_id: FINDING, body: body({ resolved_on }) },
+        ctx(ORG_A, 9, { findingOpenedOn: opened }),
+      );
+      expect(decided.ok, resolved_on).to.equal(true);
+    }
+  });
+
   it("is NOT_FOUND when governance does not know the finding, or it is another org's", () => {
     spec
       .given([])
       .when(
         { type: 'ResolveFinding', finding_id: FINDING, body: body() },
-        ctx(ORG_A, 9, { findingExists: () => false }),
+        ctx(ORG_A, 9, { findingOpenedOn: () => undefined }),
       )
       .thenRejects('NOT_FOUND');
     const { h } = projectHistory();
