@@ -101,7 +101,14 @@ function filterOf(q: LedgerPageQuery, org: string): ((e: SealedEvent) => boolean
       e.stream.includes(q.entity) ||
       JSON.stringify(e.data).includes(`"${q.entity}"`));
 }
-const SeqParams = z.strictObject({ seq: z.coerce.number().int().min(1) });
+// Decimal digits only: `z.coerce.number()` alone read `0x10` as 16 and `1e1` as 10.
+const SeqParams = z.strictObject({
+  seq: z
+    .string()
+    .regex(/^[0-9]{1,15}$/, 'a seq is a positive decimal number')
+    .transform(Number)
+    .pipe(z.number().int().min(1)),
+});
 
 export function mountLedgerApi(s: Service): void {
   s.routes.add('GET', '/api/ledger', ...ledgerGuard(s), async (req, res) => {

@@ -324,6 +324,8 @@ function ingestion(): OperationSpec[] {
       operationId: 'recordObservation',
       tag: 'Ingestion',
       summary: 'Record a rail observation (DOMAIN §8 kinds)',
+      description:
+        'observed_on is the day it was seen (for a forecast, the day it was taken): a day after today is refused (400, observed_on out_of_range).',
       body: body('RecordObservationBody', RecordObservationBody),
       response: created('Observation'),
       errors: ['NOT_FOUND'],

@@ -9,6 +9,7 @@
  * (an unknown entity and a stranger to the project answer the same 404), and a fact about an
  * entity outside any project only the platform operator (403 for a tenant).
  */
+import { isoDate } from '../platform/clock.js';
 import { idFromUuid } from '../platform/ids.js';
 import type { RecordObservationBody } from './contract.js';
 import {
@@ -88,6 +89,15 @@ function observationIssues(
 ): Issue[] {
   const issues: Issue[] = [];
   checkEntity(ctx, issues, ['entity'], body.entity);
+  // An observation reports what was seen: a day after today has not been seen yet (a forecast's
+  // observed_on is the day it was taken).
+  const today = isoDate(ctx.now);
+  if (body.observed_on > today)
+    issues.push({
+      path: ['observed_on'],
+      code: 'out_of_range',
+      message: `observed_on ${body.observed_on} is after today (${today})`,
+    });
   const needsProject = (what: string) =>
     issues.push({ path: ['project_id'], code: 'project_required', message: `${what} needs a project_id` });
   if (body.kind === 'milestone') {

@@ -68,6 +68,20 @@ describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function ()
     ).to.equal(200);
   });
 
+  it('GET /api/ledger/:seq takes a decimal seq only (not 0x10 or 1e1), as a 400 problem', async () => {
+    await appendNotes(svc, 20);
+    const reader = await svc.key('Auditor', ['ledger:read']);
+    const at = (seq: string) =>
+      request(svc.app).get(`/api/ledger/${seq}`).set('Authorization', `Bearer ${reader.key}`);
+    expect((await at('16')).body.seq).to.equal(16);
+    for (const odd of ['0x10', '1e1', '16.0', '+16', ' 16', '0', '-1', '9'.repeat(400)]) {
+      const res = await at(encodeURIComponent(odd));
+      expect(res.status, odd).to.equal(400);
+      expect(res.headers['content-type'], odd).to.match(/^application\/problem\+json/);
+    }
+    expect((await at('999999')).status).to.equal(404);
+  });
+
   it('serves a checkpoint signed by the announced key, whose root the entry bundles and tiles rebuild', async () => {
     await appendNotes(svc, 300);
     const head = await svc.head();

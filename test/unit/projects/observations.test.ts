@@ -181,6 +181,25 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
       .thenRejects('INVALID_REQUEST', ['project_id']);
   });
 
+  it('is refused when observed after today (a forecast is dated the day it was taken); today itself is fine', () => {
+    const { h, project } = projectHistory();
+    const on = (observed_on: string) =>
+      observationBody({ kind: 'hours_worked', project_id: project, hours: 10, observed_on });
+    // NOW is 2026-03-15.
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: on('2026-03-16') }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['observed_on'], 'out_of_range');
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: on('2099-01-01') }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['observed_on'], 'out_of_range');
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: on('2026-03-15') }, ctx(ORG_A, 9))
+      .thenAccepted();
+  });
+
   it('is refused for a delivery against an SOV line the project does not have', () => {
     const { h, project } = projectHistory();
     const body = observationBody({
