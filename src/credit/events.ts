@@ -115,6 +115,7 @@ export function creditReportIssued(report: {
   entity_id: string;
   as_of: IsoInstant;
   provenance_hash: string;
+  provenance: { sha256: string; sha3_256: string; blake2b_256: string };
   credit: { composite_score: number; grade: Grade };
 }): EventInput<'CreditReportIssued', CreditReportIssuedData> & { schema: number } {
   return {
@@ -127,7 +128,10 @@ export function creditReportIssued(report: {
       grade: report.credit.grade,
       provenance_hash: report.provenance_hash,
       as_of: report.as_of,
-      artifacts: [{ kind: 'credit_report', hash: report.provenance_hash }],
+      // Every digest the report's provenance publishes, so audit-verify finds it by any of them.
+      artifacts: [report.provenance.sha256, report.provenance.sha3_256, report.provenance.blake2b_256].map(
+        (hash) => ({ kind: 'credit_report' as const, hash }),
+      ),
     },
   };
 }

@@ -13,7 +13,7 @@ import type { Draw } from '../projects/facts.js';
 import { getDraw } from '../projects/queries.js';
 import { assessAdequacy, type Adequacy } from './adequacy.js';
 import { createKernelDrawCompiler, kernelCompileInput, type DrawCompileResult } from './compile/index.js';
-import { drawStream, projectStream } from './events.js';
+import { drawStream, projectStream, type ArtifactRef } from './events.js';
 import type { Finding, ScanResult } from './findings.js';
 import { contractorStanding, drawAt, projectAt, type GovernanceHead, type ProjectContext } from './head.js';
 import { accepted, recordResult, rejected, type GovernanceCtx, type GovernanceDecided } from './record.js';
@@ -122,7 +122,8 @@ export function scanAt(
     eventId,
     payload,
     kind: 'scan',
-    data: ({ payload_hash }) => decideScanData(head, result, { scan_id, now, payload_hash }),
+    data: ({ payload_hash, artifacts }) =>
+      decideScanData(head, result, { scan_id, now, payload_hash, artifacts }),
   });
   return { result, findings, events: [recorded.event], payload };
 }
@@ -130,7 +131,7 @@ export function scanAt(
 function decideScanData(
   head: GovernanceHead,
   result: ScanResult,
-  ctx: { scan_id: string; now: Date; payload_hash: string },
+  ctx: { scan_id: string; now: Date; payload_hash: string; artifacts: ArtifactRef[] },
 ) {
   return decideScan(head.governance, result, ctx)[0]!.data;
 }

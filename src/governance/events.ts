@@ -8,7 +8,10 @@
  * - ids are minted from the recording event's id with `idFromUuid(prefix, eventId)`:
  *   SCN-, CMP-, ADQ-, SIM-, CERT-, NOT-, PAY-;
  * - `payload_hash` = `payloadHash(response payload without provenance)` (ARCHITECTURE §7), and
- *   `artifacts` = `[{kind, hash: payload_hash}]` with the kind named on each type below;
+ *   `artifacts` = `resultArtifacts(kind, payload)`: the payload's three provenance digests (SHA-256
+ *   = `payload_hash`, SHA3-256, BLAKE2b-256) with the kind named on each type below, so
+ *   audit-verify answers for whichever digest of the response its holder checks (events recorded
+ *   before listed the SHA-256 alone);
  * - dates are `YYYY-MM-DD`, money integer cents; every field is present (null, never missing).
  * The `projects` projection reads `DrawCompiled.draw_id` and `PaymentPushed`'s
  * `{draw_id, amount, payment_id, rail, funded_on}` to move draw status (src/projects/events.ts).
@@ -17,7 +20,7 @@
  */
 import type { EventInput } from '../platform/ledger/index.js';
 import { canonicalJson } from '../platform/ledger/index.js';
-import { sha256Hex, type MultiHash } from '../platform/crypto/hash.js';
+import { multiHash, sha256Hex, type MultiHash } from '../platform/crypto/hash.js';
 import type { IsoDate, IsoInstant } from '../projects/facts.js';
 import type { PushRail } from '../projects/profiles.js';
 import type { AdequacyMember, GradedScore } from './adequacy.js';
@@ -38,6 +41,19 @@ export function payloadHash(payload: unknown): string {
   return sha256Hex(canonicalJson(payload));
 }
 
+/**
+ * What a recorded result is found by: its payload's SHA-256 (`payload_hash`) and the artifacts for
+ * all three digests its provenance publishes (ARCHITECTURE §7), so `audit-verify` answers AUTHENTIC
+ * for whichever one a holder of the response checks, not UNKNOWN_HASH for two of them.
+ */
+export function resultArtifacts(
+  kind: string,
+  payload: unknown,
+): { payload_hash: string; artifacts: ArtifactRef[] } {
+  const { sha256, sha3_256, blake2b_256 } = multiHash(canonicalJson(payload));
+  return { payload_hash: sha256, artifacts: [sha256, sha3_256, blake2b_256].map((hash) => ({ kind, hash })) };
+}
+
 /** Attests that the kernel scanned a project on a day, what it found and which findings opened or resolved. */
 export interface ProjectScannedData {
   /** `SCN-…` */
@@ -52,7 +68,7 @@ export interface ProjectScannedData {
   resolved: string[];
   scanned_on: IsoDate;
   payload_hash: string;
-  /** `[{kind: 'scan', hash: payload_hash}]` */
+  /** `resultArtifacts('scan', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 
@@ -71,7 +87,7 @@ export interface DrawCompiledData {
   layers_executed: number;
   compiled_on: IsoDate;
   payload_hash: string;
-  /** `[{kind: 'compilation', hash: payload_hash}]` */
+  /** `resultArtifacts('compilation', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 
@@ -85,7 +101,7 @@ export interface AdequacyAssessedData {
   in_balance: boolean;
   assessed_on: IsoDate;
   payload_hash: string;
-  /** `[{kind: 'adequacy', hash: payload_hash}]` */
+  /** `resultArtifacts('adequacy', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 
@@ -98,7 +114,7 @@ export interface DrawSimulatedData {
   recommendation: 'APPROVE' | 'DELAY' | 'REVIEW';
   simulated_on: IsoDate;
   payload_hash: string;
-  /** `[{kind: 'simulation', hash: payload_hash}]` */
+  /** `resultArtifacts('simulation', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 
@@ -117,7 +133,7 @@ export interface CertificationIssuedData {
    */
   show_project_name?: boolean;
   payload_hash: string;
-  /** `[{kind: 'certification', hash: payload_hash}]` */
+  /** `resultArtifacts('certification', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 
@@ -133,7 +149,7 @@ export interface DocumentNotarizedData {
   /** Over the JCS of the recorded document (SPEC names them sha256 / sha3 / blake2b). */
   multi_hash: MultiHash;
   payload_hash: string;
-  /** `[{kind: 'notarization', hash: payload_hash}, {kind: 'document', hash: multi_hash.sha256}]` */
+  /** `resultArtifacts('notarization', payload)`, then `{kind: 'notarization', hash}` for each of `multi_hash` */
   artifacts: ArtifactRef[];
   /**
    * NOTARIAL_ACT: a notary's verified act (docs/duties.md); HASH_STAMPED: the seed's bare digests,
@@ -214,7 +230,7 @@ export interface PaymentPushedData {
   draw_verdict: DrawVerdict;
   instruction: PaymentInstructionFacts;
   payload_hash: string;
-  /** `[{kind: 'payment', hash: payload_hash}, {kind: 'payment_instruction', hash: sha256(xml)}]` */
+  /** `resultArtifacts('payment', payload)`, then `{kind: 'payment_instruction', hash: sha256(xml)}` */
   artifacts: ArtifactRef[];
 }
 
@@ -232,7 +248,7 @@ export interface DrawConditionsAcceptedData {
   reason: string;
   accepted_on: IsoDate;
   payload_hash: string;
-  /** `[{kind: 'draw_acceptance', hash: payload_hash}]` */
+  /** `resultArtifacts('draw_acceptance', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 
@@ -254,7 +270,7 @@ export interface PaymentPushBlockedData {
   draw_verdict: DrawVerdict;
   attempted_on: IsoDate;
   payload_hash: string;
-  /** `[{kind: 'payment_blocked', hash: payload_hash}]` */
+  /** `resultArtifacts('payment_blocked', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 
@@ -267,7 +283,7 @@ export interface DrawRejectedData {
   reasons: string[];
   rejected_on: IsoDate;
   payload_hash: string;
-  /** `[{kind: 'draw_rejection', hash: payload_hash}]` */
+  /** `resultArtifacts('draw_rejection', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 
@@ -313,7 +329,7 @@ export interface RailScannedData {
   coverage: RailCoverage;
   as_of: IsoInstant;
   payload_hash: string;
-  /** `[{kind: 'rail_scan', hash: payload_hash}]` */
+  /** `resultArtifacts('rail_scan', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 
@@ -327,7 +343,7 @@ export interface RailsScannedData {
   not_clear: string[];
   as_of: IsoInstant;
   payload_hash: string;
-  /** `[{kind: 'rail_scan_all', hash: payload_hash}]` */
+  /** `resultArtifacts('rail_scan_all', payload)`: one per provenance digest */
   artifacts: ArtifactRef[];
 }
 

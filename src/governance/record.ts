@@ -8,7 +8,7 @@ import type { EventInput } from '../platform/ledger/index.js';
 import type { ErrorCode, ProblemExtras } from '../platform/http/problem.js';
 import {
   governanceEvent,
-  payloadHash,
+  resultArtifacts,
   type ArtifactRef,
   type GovernanceEventMap,
   type GovernanceEventType,
@@ -58,8 +58,8 @@ export interface RecordedResult<T extends GovernanceEventType> {
 }
 
 /**
- * Records a governance result: `payload_hash` = hash of the response payload, `artifacts` =
- * `[{kind, hash}]` plus any extra (a document digest, an instruction's hash), the event on `stream`
+ * Records a governance result: `payload_hash` = hash of the response payload, `artifacts` = one
+ * `{kind, hash}` per provenance digest of it (`resultArtifacts`) plus any extra (a document digest, an instruction's hash), the event on `stream`
  * under `eventId`. `data` gets the hash and artifacts and returns the event's data.
  */
 export function recordResult<T extends GovernanceEventType>(spec: {
@@ -71,8 +71,9 @@ export function recordResult<T extends GovernanceEventType>(spec: {
   extraArtifacts?: ArtifactRef[];
   data: (recorded: { payload_hash: string; artifacts: ArtifactRef[] }) => GovernanceEventMap[T];
 }): RecordedResult<T> {
-  const hash = payloadHash(spec.payload);
-  const artifacts = [{ kind: spec.kind, hash }, ...(spec.extraArtifacts ?? [])];
+  const recorded = resultArtifacts(spec.kind, spec.payload);
+  const hash = recorded.payload_hash;
+  const artifacts = [...recorded.artifacts, ...(spec.extraArtifacts ?? [])];
   const data = spec.data({ payload_hash: hash, artifacts });
   return { event: governanceEvent(spec.type, spec.stream, data, spec.eventId), payload: spec.payload, hash };
 }

@@ -7,7 +7,7 @@ import { isoDate } from '../platform/clock.js';
 import type { GovernanceState } from '../../projections/governance.js';
 import { openFindingsOf } from '../../projections/governance.js';
 import type { ContradictionCode, Finding, FindingCode, ScanResult, TemporalCode } from './findings.js';
-import type { ProjectScannedData } from './events.js';
+import type { ArtifactRef, ProjectScannedData } from './events.js';
 import { governanceEvent, projectStream } from './events.js';
 import type { ScanEngine, ScanInput } from './scan-input.js';
 import { contractSumMismatch } from './contradictions/contract-sum-mismatch.js';
@@ -94,6 +94,8 @@ export interface ScanContext {
   now: Date;
   /** Hash of the response payload the scan is recorded for (`payloadHash`). */
   payload_hash: string;
+  /** What the scan is found by (`resultArtifacts`); the payload hash alone when not given. */
+  artifacts?: ArtifactRef[];
   /** Event id to record the scan under (UUIDv5 from an Idempotency-Key, or v7). */
   event_id?: string;
 }
@@ -128,7 +130,7 @@ export function decideScan(
     resolved,
     scanned_on: isoDate(ctx.now),
     payload_hash: ctx.payload_hash,
-    artifacts: [{ kind: 'scan', hash: ctx.payload_hash }],
+    artifacts: ctx.artifacts ?? [{ kind: 'scan', hash: ctx.payload_hash }],
   };
   return [governanceEvent('ProjectScanned', projectStream(result.project_id), data, ctx.event_id)];
 }

@@ -113,13 +113,18 @@ describe('project governance API: kernel scan, adequacy, audit-verify (SPEC §6)
 
   it('verifies a recorded scan hash and its event hash as AUTHENTIC, an unknown hash as TAMPERED, and a tampered row at its seq', async () => {
     const scan = await post('/api/kernel-core', { action: 'full_scan', project_id: projectId });
-    const artifact = await post('/api/audit-verify', { hash: scan.body.provenance.sha256 });
-    expect(artifact.body).to.deep.include({ verdict: 'AUTHENTIC', reason: 'ARTIFACT_VERIFIED' });
-    expect(artifact.body.match).to.include({
-      kind: 'scan',
-      type: 'ProjectScanned',
-      seq: scan.body.provenance.ledger.seq,
-    });
+    // Whichever digest of its provenance a holder of the response checks.
+    const artifacts = [];
+    for (const digest of ['sha256', 'sha3_256', 'blake2b_256']) {
+      const artifact = await post('/api/audit-verify', { hash: scan.body.provenance[digest] });
+      artifacts.push(artifact);
+      expect(artifact.body, digest).to.deep.include({ verdict: 'AUTHENTIC', reason: 'ARTIFACT_VERIFIED' });
+      expect(artifact.body.match, digest).to.include({
+        kind: 'scan',
+        type: 'ProjectScanned',
+        seq: scan.body.provenance.ledger.seq,
+      });
+    }
     const event = await post('/api/audit-verify', { hash: scan.body.provenance.ledger.hash });
     expect(event.body).to.deep.include({ verdict: 'AUTHENTIC', reason: 'EVENT_VERIFIED' });
     // Transparency log: the recording response names its receipt; audit-verify carries it inline.
@@ -127,7 +132,8 @@ describe('project governance API: kernel scan, adequacy, audit-verify (SPEC §6)
       `/api/ledger/receipt?hash=${scan.body.provenance.ledger.hash}`,
     );
     expect(event.body.receipt.event.hash).to.equal(scan.body.provenance.ledger.hash);
-    expect(artifact.body.receipt.leaf_index).to.equal(scan.body.provenance.ledger.seq - 1);
+    for (const artifact of artifacts)
+      expect(artifact.body.receipt.leaf_index).to.equal(scan.body.provenance.ledger.seq - 1);
     const { openCheckpoint } = await import('../../src/platform/tlog/checkpoint.js');
     const { parseVerifierKey } = await import('../../src/platform/tlog/note.js');
     const { leafHash, verifyInclusion } = await import('../../src/platform/tlog/merkle.js');

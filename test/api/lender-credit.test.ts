@@ -127,15 +127,17 @@ describe('lender credit API (SPEC §4)', function () {
     );
   });
 
-  it('round-trips: the provenance hash of a score is found by audit-verify as an AUTHENTIC credit report', async () => {
+  it('round-trips: the provenance hash of a score, and each of its digests, is found by audit-verify as an AUTHENTIC credit report', async () => {
     await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
     const score = await lender(a, 'score', { entity: 'Keystone Builders' });
-    const verdict = await request(svc.app)
-      .post('/api/audit-verify')
-      .set(bearer(a))
-      .send({ hash: score.body.provenance_hash });
-    expect(verdict.body).to.deep.include({ verdict: 'AUTHENTIC', reason: 'ARTIFACT_VERIFIED' });
-    expect(verdict.body.match).to.include({ kind: 'credit_report', type: 'CreditReportIssued' });
+    // The provenance hash, and each of the report's three published digests (not UNKNOWN_HASH for two).
+    const { sha256, sha3_256, blake2b_256 } = score.body.provenance;
+    expect(sha256).to.equal(score.body.provenance_hash);
+    for (const hash of [score.body.provenance_hash, sha3_256, blake2b_256]) {
+      const verdict = await request(svc.app).post('/api/audit-verify').set(bearer(a)).send({ hash });
+      expect(verdict.body, hash).to.deep.include({ verdict: 'AUTHENTIC', reason: 'ARTIFACT_VERIFIED' });
+      expect(verdict.body.match).to.include({ kind: 'credit_report', type: 'CreditReportIssued' });
+    }
   });
 
   it('accepts the seed’s x-service-api-key exactly like x-plumbline-api-key: same checks, same 401, same quota', async () => {

@@ -228,7 +228,10 @@ describe('credit report (SPEC §4)', () => {
         composite_score: 49,
         grade: 'F',
         provenance_hash: report.provenance_hash,
-        artifacts: [{ kind: 'credit_report', hash: report.provenance_hash }],
+        // One artifact per digest the report's provenance publishes, SHA-256 (the provenance hash) first.
+        artifacts: [report.provenance.sha256, report.provenance.sha3_256, report.provenance.blake2b_256].map(
+          (hash) => ({ kind: 'credit_report', hash }),
+        ),
       });
       const eligibility = eligibilityOf(w.facts(), report.behavioral.state, NOW);
       expect(eligibility.payment_recommendation.pral).to.equal('DENY');

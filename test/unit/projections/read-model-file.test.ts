@@ -77,6 +77,11 @@ describe('read models on a read-model file (property)', function () {
               entity_id,
               as_of,
               provenance_hash: sha256Hex(`report-${i}`),
+              provenance: {
+                sha256: sha256Hex(`report-${i}`),
+                sha3_256: sha256Hex(`report-${i}/sha3`),
+                blake2b_256: sha256Hex(`report-${i}/blake2b`),
+              },
               credit: { composite_score: Math.floor(rng.next() * 1000) / 10, grade: 'B' },
             })
           : registryVerified(entity_id, {
