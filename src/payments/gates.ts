@@ -249,8 +249,8 @@ function eligibilityGate(profile: Profile, ctx: GateContext): GateResult {
 /**
  * `payee_account_stable`: the lender has a disbursement account; the money reaches a registered
  * account whose number still exists (the payee's, or for ESCROW the lender's escrow account);
- * a payee account registered within PAYEE_ACCOUNT_WINDOW_DAYS before the payment passes only once
- * a lender key other than the registering one re-verified it.
+ * that account, when registered within PAYEE_ACCOUNT_WINDOW_DAYS before the payment, passes only
+ * once a lender key other than the registering one re-verified it.
  */
 export function payeeAccountGate(
   ctx: Pick<GateContext, 'debtor_account' | 'creditor_account' | 'today' | 'rail'>,
@@ -262,7 +262,11 @@ export function payeeAccountGate(
   const what = ctx.rail === 'ESCROW' ? 'the lender’s escrow account' : 'the payee';
   if (creditor === null) problems.push(`no account is registered for ${what}`);
   else if (creditor.erased) problems.push(`${creditor.id} is erased`);
-  else if (creditor.purpose === 'PAYEE') {
+  else {
+    // Whatever account the money reaches — the payee's, or the escrow account an ESCROW push pays
+    // into — is held to the window: otherwise registering a new escrow account and asking for
+    // ESCROW would move the money to an account nobody else confirmed.
+
     const ageDays =
       (Date.parse(`${ctx.today}T00:00:00Z`) -
         Date.parse(`${creditor.registered_at.slice(0, 10)}T00:00:00Z`)) /
@@ -488,6 +492,6 @@ export const GATE_RULES: Readonly<Record<GateResult['gate'], { title: string; ru
   },
   payee_account_stable: {
     title: 'The money goes to a stable, verified account',
-    rule: `Issue 15: the lender's disbursement account and the payee's account are registered and not erased; an account added or changed within ${PAYEE_ACCOUNT_WINDOW_DAYS} days needs a second lender key to re-verify it`,
+    rule: `Issue 15: the lender's disbursement account and the payee's account are registered and not erased; the account the money reaches (the payee's, or for ESCROW the escrow account), added or changed within ${PAYEE_ACCOUNT_WINDOW_DAYS} days, needs a second lender key to re-verify it`,
   },
 };

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { revealAccount, vaultDir } from '../../src/accounts/index.js';
-import { gcAccount, startJourney, type DrawJourney } from '../support/draw-journey.js';
+import { gcAccount, LENDER_ESCROW, startJourney, type DrawJourney } from '../support/draw-journey.js';
 
 /**
  * Accounts and payee controls (issue 15, docs/duties.md): validated bank accounts, numbers only in
@@ -116,5 +116,25 @@ describe('accounts and payee controls (issue 15)', function () {
     const xml = readFileSync(join(j.svc.dataDir, 'payments', files[0]!), 'utf8');
     expect(xml).to.include('<Prtry>BOOK</Prtry>');
     expect(xml).to.include('<Id>4000998877</Id>');
+  });
+
+  it('holds an escrow push to an escrow account changed days before payment until a second lender key re-verifies it', async () => {
+    // The money reaches whichever account was registered last: switching the escrow account and
+    // asking for ESCROW must not be a way around the window the payee account is held to.
+    await j.readyToPay();
+    const changed = await j.created('/api/accounts', { ...LENDER_ESCROW, account_number: '5550002222' });
+    const refused = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(422);
+    const gates = refused.body.gates as { gate: string; passed: boolean; detail: string }[];
+    expect(gates.filter((g) => !g.passed).map((g) => g.gate)).to.deep.equal(['payee_account_stable']);
+    expect(gates.find((g) => g.gate === 'payee_account_stable')!.detail).to.equal(
+      `${changed} was registered on 2026-06-03, within 10 days of the payment, and no second lender key re-verified it`,
+    );
+    expect(existsSync(join(j.svc.dataDir, 'payments'))).to.equal(false);
+    const second = await j.svc.key('First Builders Bank');
+    const reverified = await j.post(`/api/accounts/${changed}/verify`, { method: 'callback' }, second);
+    expect(reverified.status, JSON.stringify(reverified.body)).to.equal(201);
+    const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
   });
 });
