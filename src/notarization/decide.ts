@@ -4,7 +4,8 @@
  * and each digest as artifacts, so audit-verify recognizes any of them.
  */
 import { idFromUuid } from '../platform/ids.js';
-import type { DocumentType } from '../projects/facts.js';
+import { isoDate } from '../platform/clock.js';
+import type { Document, DocumentType, IsoDate } from '../projects/facts.js';
 import { getDocument } from '../projects/queries.js';
 import { projectStream, type NotarialActRecord, type NotarizationStatus } from '../governance/events.js';
 import {
@@ -53,17 +54,30 @@ const invalidAct = (message: string, path: string, code: string): ActChecked => 
  * The act is checked on receipt: the notary is the org's enrolled Notary signer, the appearing
  * signer is the org's enrolled signer, the jurisdiction is the notary's commissioning state, and
  * the notary's Ed25519 signature verifies over the act's terms (the commission as enrolled and the
- * document's SHA-256). Whether the commission was valid on the act date and fits the project's
+ * document's SHA-256), and the act is dated no later than today and, for a lien waiver, not before
+ * the waiver was signed. Whether the commission was valid on the act date and fits the project's
  * jurisdiction is the payment gate's question (src/payments/gates.ts): such an act is recorded.
  */
 function checkAct(
   head: GovernanceHead,
   org_id: string,
   claim: NotarialActClaim,
-  document_id: string,
+  document: Document,
   document_sha256: string,
   jurisdiction: string,
+  today: IsoDate,
 ): ActChecked {
+  const document_id = document.id;
+  // A notarial act certifies what happened before the notary on its date: a date after today has
+  // not happened yet, and an acknowledgment of a waiver's signature cannot precede the signature.
+  if (claim.act_date > today)
+    return invalidAct(`act_date ${claim.act_date} is after today (${today})`, 'act_date', 'out_of_range');
+  if (document.type === 'LIEN_WAIVER' && document.signed_on !== null && claim.act_date < document.signed_on)
+    return invalidAct(
+      `act_date ${claim.act_date} is before ${document.id} was signed (${document.signed_on})`,
+      'act_date',
+      'out_of_range',
+    );
   const notary = getSigner(head.signers, org_id, claim.notary_signer_id);
   const key = activeKeyOf(notary);
   if (!notary || !key || notary.capacity !== 'Notary' || notary.commission === null)
@@ -131,9 +145,10 @@ export function decideNotarize(
       head,
       ctx.org_id,
       command.act,
-      v.document_id,
+      document,
       v.multi_hash.sha256,
       v.jurisdiction,
+      isoDate(ctx.now),
     );
     if (!checked.ok) return checked.decided;
     act = checked.act;

@@ -279,6 +279,33 @@ describe('signed duties: signers, draw signatures, executed waivers (issue 15)',
       });
     });
 
+    it('refuses an act dated after today or before the waiver it acknowledges was signed', async () => {
+      // Journey: today is 2026-06-03 and the waiver was signed on 2026-06-03. A genuine signature
+      // over such terms does not make the date possible: an act not yet performed, or one that
+      // acknowledged a signature before it was given, is no notarial act.
+      const waiver = await readyButNotarized();
+      await j.notary(); // enrolled first: its enrollment appends
+      const future = await refused(
+        () => j.notarialAct(waiver, { actDate: '2026-06-04' }),
+        400,
+        'out_of_range',
+      );
+      expect(future.body.errors[0]).to.include({
+        path: 'act.act_date',
+        message: 'act_date 2026-06-04 is after today (2026-06-03)',
+      });
+      const early = await refused(
+        () => j.notarialAct(waiver, { actDate: '2026-06-02' }),
+        400,
+        'out_of_range',
+      );
+      expect(early.body.errors[0].message).to.equal(
+        `act_date 2026-06-02 is before ${waiver} was signed (2026-06-03)`,
+      );
+      await j.notarize(waiver);
+      expect((await j.post('/api/payment-push', { draw_id: j.drawId })).status).to.equal(201);
+    });
+
     it('refuses a forged notarial act: a signature by a key that is not the notary’s', async () => {
       const waiver = await readyButNotarized();
       const impostor = { ...(await j.notary()), privateKey: (await generateSignerKey()).keyPair.privateKey };

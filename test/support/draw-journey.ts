@@ -41,10 +41,10 @@ export interface DrawJourney {
   signAll(): Promise<void>;
   /** The lender org's notary (commissioned in CA until 2027-12-31), enrolled on first use. */
   notary(): Promise<EnrolledSigner>;
-  /** A notarial act (acknowledgment, the GC's signer appearing) over the document, in CA; the response. */
+  /** A notarial act (acknowledgment, the GC's signer appearing) over the document, in CA, dated 2026-06-03 unless `actDate`; the response. */
   notarialAct(
     documentId: string,
-    opts?: { notary?: EnrolledSigner; jurisdiction?: string },
+    opts?: { notary?: EnrolledSigner; jurisdiction?: string; actDate?: string },
   ): Promise<request.Response>;
   /** `notarialAct`, expected 201. */
   notarize(documentId: string): Promise<void>;
@@ -245,7 +245,7 @@ export async function startJourney(
         commission_state: commission.state,
         commission_expires_on: commission.expires_on,
         act_type: 'acknowledgment' as const,
-        act_date: '2026-06-03',
+        act_date: opts.actDate ?? '2026-06-03',
         appeared_signer_id: appeared.id,
         document_id: documentId,
         // multi_hash.sha256: SHA-256 of the recorded document's canonical JSON, as GET answers it.
