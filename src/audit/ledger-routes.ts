@@ -9,7 +9,7 @@ import type { SealedEvent } from '../platform/ledger/envelope.js';
 import { authOf } from '../platform/http/context.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { ledgerGuard, type Service } from '../platform/http/service.js';
-import { parseWith } from '../platform/http/validate.js';
+import { decimalPosition, parseWith } from '../platform/http/validate.js';
 
 export interface RedactedEvent {
   seq: number;
@@ -39,7 +39,7 @@ export function redactFor(event: SealedEvent, orgId: string): SealedEvent | Reda
 
 const Instant = z.iso.datetime({ offset: true }).or(z.iso.date());
 export const LedgerPageQuery = z.strictObject({
-  after: z.coerce.number().int().min(0).optional(),
+  after: decimalPosition(0).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z
     .string()
@@ -101,14 +101,7 @@ function filterOf(q: LedgerPageQuery, org: string): ((e: SealedEvent) => boolean
       e.stream.includes(q.entity) ||
       JSON.stringify(e.data).includes(`"${q.entity}"`));
 }
-// Decimal digits only: `z.coerce.number()` alone read `0x10` as 16 and `1e1` as 10.
-const SeqParams = z.strictObject({
-  seq: z
-    .string()
-    .regex(/^[0-9]{1,15}$/, 'a seq is a positive decimal number')
-    .transform(Number)
-    .pipe(z.number().int().min(1)),
-});
+const SeqParams = z.strictObject({ seq: decimalPosition(1) });
 
 export function mountLedgerApi(s: Service): void {
   s.routes.add('GET', '/api/ledger', ...ledgerGuard(s), async (req, res) => {

@@ -9,20 +9,20 @@ import { ledgerIndex } from '../../projections/ledger-index.js';
 import type { SealedEvent } from '../platform/ledger/envelope.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { tlogGuard, type Service } from '../platform/http/service.js';
-import { parseWith } from '../platform/http/validate.js';
+import { decimalPosition, parseWith } from '../platform/http/validate.js';
 import { receiptFor, ReceiptUnavailable, type Receipt } from '../platform/tlog/receipt.js';
 import { encodeEntryBundle, parseTilePath, TILE_WIDTH } from '../platform/tlog/tiles.js';
 import { leafInput } from '../platform/tlog/tree.js';
 
 const HEX64 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a SHA-256 hex digest (64 hex characters)');
 export const EventQuery = z
-  .strictObject({ seq: z.coerce.number().int().min(1).optional(), hash: HEX64.optional() })
+  .strictObject({ seq: decimalPosition(1).optional(), hash: HEX64.optional() })
   .refine((q) => (q.seq === undefined) !== (q.hash === undefined), {
     message: 'give exactly one of seq and hash',
   });
 export const ConsistencyQuery = z.strictObject({
-  from: z.coerce.number().int().min(0),
-  to: z.coerce.number().int().min(0).optional(),
+  from: decimalPosition(0),
+  to: decimalPosition(0).optional(),
 });
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

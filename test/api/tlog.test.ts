@@ -82,6 +82,34 @@ describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function ()
     expect((await at('999999')).status).to.equal(404);
   });
 
+  it('takes receipt seqs, consistency sizes and ledger page positions as decimal digits only (400 otherwise)', async () => {
+    await appendNotes(svc, 40);
+    const reader = await svc.key('Auditor', ['ledger:read']);
+    const at = (path: string) => request(svc.app).get(path).set('Authorization', `Bearer ${reader.key}`);
+    expect((await at('/api/ledger/receipt?seq=16')).body.event.seq).to.equal(16);
+    const proof = await at('/api/ledger/proof/consistency?from=10&to=20');
+    expect(proof.body).to.include({ from: 10, to: 20 });
+    expect((await at('/api/ledger?after=16&limit=1')).body.events[0].seq).to.equal(17);
+    // z.coerce read 0x10 as 16, 1e1 as 10 and an empty or blank value as 0: a proof for a size the
+    // caller never named (`to=` gave the proof to the empty tree).
+    for (const odd of ['0x10', '1e1', '16.0', '+16', ' 16', '', '%20', '-1', '9'.repeat(400)]) {
+      for (const path of [
+        `/api/ledger/receipt?seq=${odd}`,
+        `/api/ledger/proof/inclusion?seq=${odd}`,
+        `/api/ledger/proof/consistency?from=${odd}&to=20`,
+        `/api/ledger/proof/consistency?from=1&to=${odd}`,
+        `/api/ledger?after=${odd}`,
+      ]) {
+        const res = await at(path);
+        expect(res.status, path).to.equal(400);
+        expect(res.headers['content-type'], path).to.match(/^application\/problem\+json/);
+      }
+    }
+    expect((await at('/api/ledger/proof/consistency?from=20&to=10')).status).to.equal(400);
+    expect((await at('/api/ledger/proof/consistency?from=0&to=999999')).status).to.equal(404);
+    expect((await at('/api/ledger/receipt?seq=999999')).status).to.equal(404);
+  });
+
   it('serves a checkpoint signed by the announced key, whose root the entry bundles and tiles rebuild', async () => {
     await appendNotes(svc, 300);
     const head = await svc.head();

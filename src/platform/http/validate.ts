@@ -51,3 +51,15 @@ export const freeText = (max = 2000) =>
     .refine((v) => !CONTROL_BUT_LAYOUT.test(v), {
       error: 'must not contain control characters (tab and newline are allowed)',
     });
+
+/**
+ * A ledger position in a path or query (a seq, a tree size): decimal digits only, at least `min`.
+ * `z.coerce.number()` read `0x10` as 16, `1e1` as 10 and an empty or blank value as 0 — a proof
+ * or receipt for a position the caller never named.
+ */
+export const decimalPosition = (min: number) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,15}$/, 'a decimal number (digits only)')
+    .transform(Number)
+    .pipe(z.number().int().min(min));
