@@ -169,8 +169,12 @@ export class PaymentOutbox {
       .map((d) => Date.parse(d.next_attempt_at!))
       .sort((a, b) => a - b)[0];
     if (next === undefined) return;
-    const delay = Math.max(0, next - this.#deps.clock.now().getTime());
-    if (delay === 0) return; // due now: the next kick delivers it
+    // Already due (time passed while the pass ran, e.g. a slow bank call for another payment):
+    // nothing else would wake the outbox until the next payment, so try again shortly — after
+    // OUTBOX_RETRY_BASE_MS, not at once, so a pass that cannot record its outcome (the ledger
+    // down) does not spin.
+    const due = next - this.#deps.clock.now().getTime();
+    const delay = due > 0 ? due : OUTBOX_RETRY_BASE_MS;
     this.#timer = setTimeout(() => void this.kick(), delay);
     this.#timer.unref();
   }

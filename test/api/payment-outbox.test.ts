@@ -91,4 +91,39 @@ describe('payment outbox: the instruction follows the recorded payment', functio
     expect((await ledgerTypes(before)).length).to.equal(5);
     expect(existsSync(join(rail, `${pushed.message_id}.xml`))).to.equal(true);
   });
+
+  it('retries a failed delivery that is already due when its pass ends, without waiting for another payment', async () => {
+    j = await startJourney();
+    await j.readyToPay();
+    const rail = join(j.svc.dataDir, 'payments');
+    writeFileSync(rail, 'not a directory');
+    const before = await j.svc.head();
+    const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    // Attempt 1 failed; its retry is due at 15:00:01. The second attempt also fails, and time passes
+    // before its pass ends (a slow bank call for another payment, say): by then attempt 3, due two
+    // seconds after the failure, is already due. The rail recovers meanwhile.
+    j.svc.composed.deps.runtime.onApplied((event) => {
+      if (event.type !== 'PaymentInstructionFailed' || (event.data as { attempt: number }).attempt !== 2)
+        return;
+      j.svc.clock.set('2026-06-03T15:00:10Z');
+      rmSync(rail);
+    });
+    j.svc.clock.set('2026-06-03T15:00:01Z');
+    await paymentOutboxOf(j.svc.app).kick();
+    // Nothing else happens: no other payment, no restart. The outbox must come back on its own.
+    const deadline = Date.now() + 5_000;
+    let types: string[] = [];
+    while (Date.now() < deadline) {
+      types = (await ledgerTypes(before)).map((e) => e.type);
+      if (types.includes('PaymentInstructionDelivered')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(types.slice(2)).to.deep.equal([
+      'PaymentPushed',
+      'PaymentInstructionFailed',
+      'PaymentInstructionFailed',
+      'PaymentInstructionDelivered',
+    ]);
+  });
 });
