@@ -78,8 +78,8 @@ export interface HeadCompilation {
   draw_verdict: DrawVerdict;
   /** The verdict's reasons (DOMAIN §9), e.g. `BLOCKING: INSURANCE_EXPIRY`, `PRAL is DENY`. */
   reasons: readonly string[];
-  /** Codes of the findings open for the draw at the head (what a lender's acceptance must cover). */
-  finding_codes: readonly string[];
+  /** The findings open for the draw at the head (what a lender's acceptance must cover). */
+  findings: readonly { id: string; code: string }[];
   /** The draw's PRAL at the head (DOMAIN §6: the worse of the GC's grade, state and exclusion). */
   pral: Pral;
   pral_rationale: readonly string[];
@@ -98,6 +98,11 @@ export interface GateContext {
   reviewed: { seq: number; draw_verdict: DrawVerdict } | null;
   /** The finding codes a lender accepted for this draw (`DrawConditionsAccepted`), or null. */
   accepted_codes: readonly string[] | null;
+  /**
+   * The findings (ids) that acceptance covered; null without an acceptance or for one recorded
+   * before it kept them (its codes decide then).
+   */
+  accepted_finding_ids: readonly string[] | null;
   /** Whether sources cover uses at the head. */
   in_balance: boolean;
   /** Ids of documents with a recorded `DocumentNotarized`. */
@@ -217,7 +222,12 @@ function result(gate: GateResult['gate'], passed: boolean, detail: string): Gate
  * lender accepted every finding the draw has open now; HOLD and NOT_FUNDABLE never pass. The
  * detail names what decided it, and the earlier verdict when the facts changed it since.
  */
-function verdictGate({ compilation: c, reviewed, accepted_codes }: GateContext): GateResult {
+function verdictGate({
+  compilation: c,
+  reviewed,
+  accepted_codes,
+  accepted_finding_ids,
+}: GateContext): GateResult {
   const why = c.reasons.length > 0 ? ` (${c.reasons.join('; ')})` : '';
   const was =
     reviewed !== null && reviewed.draw_verdict !== c.draw_verdict
@@ -226,7 +236,12 @@ function verdictGate({ compilation: c, reviewed, accepted_codes }: GateContext):
   const base = `at the head the draw is ${c.draw_verdict}${why}${was}`;
   if (GATE_PASSING_VERDICTS.includes(c.draw_verdict)) return result('verdict_fundable', true, base);
   if (!ACCEPTABLE_VERDICTS.includes(c.draw_verdict)) return result('verdict_fundable', false, base);
-  const unaccepted = [...new Set(c.finding_codes)].filter((code) => !(accepted_codes ?? []).includes(code));
+  // An acceptance covers the findings open when it was given: a new finding under an accepted code
+  // (another coverage expiring, another line's variance) is a condition nobody accepted.
+  const unaccepted =
+    accepted_finding_ids !== null
+      ? c.findings.filter((f) => !accepted_finding_ids.includes(f.id)).map((f) => `${f.code} (${f.id})`)
+      : [...new Set(c.findings.map((f) => f.code))].filter((code) => !(accepted_codes ?? []).includes(code));
   if (accepted_codes === null)
     return result('verdict_fundable', false, `${base}; not accepted by a lender (draws:approve)`);
   if (unaccepted.length > 0)

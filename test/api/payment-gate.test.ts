@@ -247,6 +247,59 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(paid.body.payment.amount).to.equal(D(135_000));
     });
 
+    it('holds an accepted draw when a new condition of an accepted code arises: the acceptance covers findings, not codes', async () => {
+      // GL and builder's risk are required; on 2026-06-03 GL expires in 22 days (a WARNING), the
+      // builder's risk in 37 (none). The lender accepts the GL condition.
+      j = await startJourney({
+        insuredThrough: '2026-06-25',
+        project: {
+          required_coverages: [
+            { type: 'GL', min_limit: D(1_000_000) },
+            { type: 'BUILDERS_RISK', min_limit: D(1_000_000) },
+          ],
+        },
+      });
+      const cover = await j.post(`/api/projects/${j.projectId}/documents`, {
+        type: 'INSURANCE_CERTIFICATE',
+        insured: j.gc,
+        coverage_type: 'BUILDERS_RISK',
+        limit: D(2_000_000),
+        effective_on: '2026-01-01',
+        expires_on: '2026-07-10',
+        additional_insured: true,
+      });
+      expect(cover.status, JSON.stringify(cover.body)).to.equal(201);
+      const waiver = await j.fixDocuments();
+      expect((await j.compile()).body.compilation.draw_verdict).to.equal('FUNDABLE_WITH_CONDITIONS');
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const acceptedRes = await j.post(
+        `/api/draws/${j.drawId}/accept`,
+        { reason: 'GL renewal binder on file' },
+        approver,
+      );
+      expect(acceptedRes.status, JSON.stringify(acceptedRes.body)).to.equal(201);
+      expect(acceptedRes.body.acceptance.accepted_codes).to.deep.equal(['INSURANCE_EXPIRY']);
+
+      // Nine days on, the builder's risk expires within 30 days too: a new finding nobody accepted,
+      // under the code the lender accepted for GL.
+      j.svc.clock.set('2026-06-12T15:00:00Z');
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.deep.equal(['verdict_fundable']);
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        /; not accepted: INSURANCE_EXPIRY \(FND-[a-z2-7]{16}\)$/,
+      );
+
+      const again = await j.post(
+        `/api/draws/${j.drawId}/accept`,
+        { reason: 'builder’s risk renewal binder on file too' },
+        approver,
+      );
+      expect(again.status, JSON.stringify(again.body)).to.equal(201);
+      expect((await j.post('/api/payment-push', { draw_id: j.drawId })).status).to.equal(201);
+    });
+
     it('pays a REDUCED draw only the reduced amount, after acceptance, and only by escrow (the GC’s BLOCKING variance makes its PRAL HOLD)', async () => {
       j = await startJourney();
       // Line 1 claims 25 % ($100k of $400k); the inspector saw 10 %: > 10 points, BLOCKING variance.

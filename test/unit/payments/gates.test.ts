@@ -73,7 +73,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
           ...ctx.compilation,
           draw_verdict: 'FUNDABLE_WITH_CONDITIONS',
           reasons: ['WARNING: TITLE_DATE_DOWN'],
-          finding_codes: ['TITLE_DATE_DOWN'],
+          findings: [{ id: 'FND-TITLE_DATE_DOWN', code: 'TITLE_DATE_DOWN' }],
         },
         reviewed: null,
       },
@@ -87,7 +87,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
           ...ctx.compilation,
           draw_verdict: 'FUNDABLE_WITH_CONDITIONS',
           reasons: ['WARNING: INSPECTION_FRESHNESS'],
-          finding_codes: ['INSPECTION_FRESHNESS'],
+          findings: [{ id: 'FND-INSPECTION_FRESHNESS', code: 'INSPECTION_FRESHNESS' }],
         },
         reviewed: null,
         accepted_codes: ['TITLE_DATE_DOWN'],
@@ -219,7 +219,7 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
             ...ctx.compilation,
             draw_verdict,
             reasons: [],
-            finding_codes: ['INSPECTION_VARIANCE'],
+            findings: [{ id: 'FND-INSPECTION_VARIANCE', code: 'INSPECTION_VARIANCE' }],
           },
           reviewed: null,
           accepted_codes: ['INSPECTION_VARIANCE'],
@@ -233,12 +233,43 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
     }
   });
 
+  it('holds a finding the acceptance did not cover, even under a code it accepted', () => {
+    const accepted = { id: 'FND-glexpiring', code: 'INSURANCE_EXPIRY' };
+    const arisen = { id: 'FND-brexpiring', code: 'INSURANCE_EXPIRY' };
+    const gate = (findings: { id: string; code: string }[]) =>
+      evaluateGates(
+        CONSTRUCTION_PROFILE,
+        passingContext({
+          compilation: {
+            ...ctx.compilation,
+            draw_verdict: 'FUNDABLE_WITH_CONDITIONS',
+            reasons: [],
+            findings,
+          },
+          reviewed: null,
+          accepted_codes: ['INSURANCE_EXPIRY'],
+          accepted_finding_ids: [accepted.id],
+        }),
+      )[0];
+    expect(gate([accepted])?.passed).to.equal(true);
+    expect(gate([accepted, arisen])).to.deep.equal({
+      gate: 'verdict_fundable',
+      passed: false,
+      detail:
+        'at the head the draw is FUNDABLE_WITH_CONDITIONS; not accepted: INSURANCE_EXPIRY (FND-brexpiring)',
+    });
+  });
+
   it('never lets HOLD or NOT_FUNDABLE pass, whatever was accepted', () => {
     for (const draw_verdict of ['HOLD', 'NOT_FUNDABLE'] as const) {
       const [verdict] = evaluateGates(
         CONSTRUCTION_PROFILE,
         passingContext({
-          compilation: { ...ctx.compilation, draw_verdict, finding_codes: ['TITLE_DATE_DOWN'] },
+          compilation: {
+            ...ctx.compilation,
+            draw_verdict,
+            findings: [{ id: 'FND-TITLE_DATE_DOWN', code: 'TITLE_DATE_DOWN' }],
+          },
           accepted_codes: ['TITLE_DATE_DOWN'],
         }),
       );
