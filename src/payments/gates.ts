@@ -103,6 +103,11 @@ export interface GateContext {
    * before it kept them (its codes decide then).
    */
   accepted_finding_ids: readonly string[] | null;
+  /**
+   * The verdict the lender accepted (FUNDABLE_WITH_CONDITIONS: the full amount on conditions;
+   * REDUCED: the reduced amount), or null without an acceptance.
+   */
+  accepted_verdict: DrawVerdict | null;
   /** Whether sources cover uses at the head. */
   in_balance: boolean;
   /** Ids of documents with a recorded `DocumentNotarized`. */
@@ -227,6 +232,7 @@ function verdictGate({
   reviewed,
   accepted_codes,
   accepted_finding_ids,
+  accepted_verdict,
 }: GateContext): GateResult {
   const why = c.reasons.length > 0 ? ` (${c.reasons.join('; ')})` : '';
   const was =
@@ -244,6 +250,14 @@ function verdictGate({
       : [...new Set(c.findings.map((f) => f.code))].filter((code) => !(accepted_codes ?? []).includes(code));
   if (accepted_codes === null)
     return result('verdict_fundable', false, `${base}; not accepted by a lender (draws:approve)`);
+  // Accepting a reduced amount is not accepting the full one on conditions (nor the reverse): a
+  // later fact that moves the draw between the two changes what would be paid.
+  if (accepted_verdict !== null && accepted_verdict !== c.draw_verdict)
+    return result(
+      'verdict_fundable',
+      false,
+      `${base}; the lender accepted it as ${accepted_verdict}, not ${c.draw_verdict}`,
+    );
   if (unaccepted.length > 0)
     return result('verdict_fundable', false, `${base}; not accepted: ${unaccepted.join(', ')}`);
   return result('verdict_fundable', true, `${base}; accepted by the lender`);

@@ -197,6 +197,7 @@ function gateContextAt(
     reviewed: reviewed ? { seq: reviewed.seq, draw_verdict: reviewed.draw_verdict } : null,
     accepted_codes: acceptance ? acceptance.accepted_codes : null,
     accepted_finding_ids: acceptance?.finding_ids ?? null,
+    accepted_verdict: acceptance ? acceptance.draw_verdict : null,
     in_balance: result.adequacy?.in_balance ?? false,
     critical_rails: project.rails.critical,
     no_evidence_rails: project.rails.no_evidence,

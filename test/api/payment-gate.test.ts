@@ -329,6 +329,45 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(paid.body.payment).to.include({ amount: reduced, rail: 'ESCROW' });
     });
 
+    it('holds a draw accepted at its REDUCED amount when a later inspection turns it FUNDABLE_WITH_CONDITIONS (full amount) until a lender accepts that', async () => {
+      j = await startJourney();
+      const waiver = await j.fixDocuments({ inspectedLine1Pct: 10 });
+      expect((await j.compile()).body.compilation.draw_verdict).to.equal('REDUCED');
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accept = (reason: string) => j.post(`/api/draws/${j.drawId}/accept`, { reason }, approver);
+      expect((await accept('fund at the inspected amounts')).status).to.equal(201);
+
+      // A second inspection sees 18 %: a 7-point variance, only a WARNING on the same line (the same
+      // finding). The draw now pays its full line 8, an amount the lender never accepted.
+      const inspector = await j.created('/api/entities', {
+        legal_name: 'Second Look Inspections LLC',
+        roles: ['inspector'],
+      });
+      await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        draw_id: j.drawId,
+        inspector,
+        inspected_on: '2026-06-03',
+        lines: [
+          { line: 1, percent_complete: 18 },
+          { line: 2, percent_complete: 8.33 },
+        ],
+        stored_materials_verified: true,
+      });
+      // (The earlier BLOCKING variance put the GC on PROBATION: escrow only, whatever the verdict.)
+      const gates = await refusedGates(j, { rail: 'ESCROW' });
+      expect(failed(gates)).to.deep.equal(['verdict_fundable']);
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        /^at the head the draw is FUNDABLE_WITH_CONDITIONS .*; the lender accepted it as REDUCED, not FUNDABLE_WITH_CONDITIONS$/,
+      );
+      expect((await accept('full amount after the second inspection')).status).to.equal(201);
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.equal(D(135_000));
+    });
+
     it('records a request that disagrees with G702 line 8 as a finding, and pays line 8, not the request', async () => {
       j = await startJourney({ draw: { requested_amount: D(140_000) } });
       const waiver = await j.fixDocuments();

@@ -223,6 +223,7 @@ export function passingContext(overrides: Partial<GateContext> = {}): GateContex
     reviewed: { seq: 25, draw_verdict: 'FUNDABLE' },
     accepted_codes: null,
     accepted_finding_ids: null,
+    accepted_verdict: null,
     in_balance: true,
     rail: 'ACH',
     notarized_document_ids: new Set(documents.map((d) => d.id)),

@@ -260,6 +260,28 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
     });
   });
 
+  it('holds a draw whose verdict moved between REDUCED and FUNDABLE_WITH_CONDITIONS since the acceptance', () => {
+    const finding = { id: 'FND-variance1', code: 'INSPECTION_VARIANCE' };
+    const gate = (draw_verdict: 'REDUCED' | 'FUNDABLE_WITH_CONDITIONS') =>
+      evaluateGates(
+        CONSTRUCTION_PROFILE,
+        passingContext({
+          compilation: { ...ctx.compilation, draw_verdict, reasons: [], findings: [finding] },
+          reviewed: null,
+          accepted_codes: [finding.code],
+          accepted_finding_ids: [finding.id],
+          accepted_verdict: 'REDUCED',
+        }),
+      )[0];
+    expect(gate('REDUCED')?.passed).to.equal(true);
+    expect(gate('FUNDABLE_WITH_CONDITIONS')).to.deep.equal({
+      gate: 'verdict_fundable',
+      passed: false,
+      detail:
+        'at the head the draw is FUNDABLE_WITH_CONDITIONS; the lender accepted it as REDUCED, not FUNDABLE_WITH_CONDITIONS',
+    });
+  });
+
   it('never lets HOLD or NOT_FUNDABLE pass, whatever was accepted', () => {
     for (const draw_verdict of ['HOLD', 'NOT_FUNDABLE'] as const) {
       const [verdict] = evaluateGates(
