@@ -249,6 +249,8 @@ function ingestion(): OperationSpec[] {
       operationId: 'recordDocument',
       tag: 'Ingestion',
       summary: 'Record a document (lien waiver, COI, inspection, title date-down, invoice, bill of sale)',
+      description:
+        "A waiver's signed_on, an inspection's inspected_on, a date-down's effective_on and its liens' recorded_on are days that happened: a day after today is refused (400, out_of_range). A certificate may take effect later.",
       body: body('RecordDocumentBody', RecordDocumentBody),
       response: created('Document'),
       errors: ['NOT_FOUND'],

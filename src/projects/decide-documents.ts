@@ -32,7 +32,10 @@ export function decideRecordDocument(
   if (!project) return notFound(`unknown project ${project_id}`);
   const issues = documentIssues(state, project, body, ctx);
   if (issues.length > 0)
-    return invalid('the document references something this project does not have', issues);
+    return invalid(
+      'the document references something this project does not have, or is dated after today',
+      issues,
+    );
 
   const document_id = idFromUuid(DOCUMENT_ID_PREFIX[body.type], ctx.eventId);
   const data: DocumentRecordedData = { document_id, project_id: project.id, ...documentFields(body) };
@@ -52,10 +55,20 @@ function documentIssues(
   const drawRef = (id: string | undefined) => checkDrawRef(state, project, issues, ['draw_id'], id);
   const lines = (ls: readonly { line: number }[]) =>
     ls.forEach((l, i) => checkSovLine(project, issues, ['lines', i, 'line'], l.line));
+  // A document reports what happened: a waiver not yet signed, an inspection not yet made or a
+  // date-down not yet run is no evidence, and dated ahead it would satisfy its rule for as long as
+  // it liked (an inspection that never goes stale, a date-down that covers every later draw). A
+  // certificate may take effect later: a renewal is bound ahead.
+  const today = isoDate(ctx.now);
+  const happened = (path: (string | number)[], what: string, on: string | null | undefined) => {
+    if (on !== null && on !== undefined && on > today)
+      issues.push({ path, code: 'out_of_range', message: `${what} ${on} is after today (${today})` });
+  };
   switch (body.type) {
     case 'LIEN_WAIVER':
       checkEntity(ctx, issues, ['claimant'], body.claimant);
       drawRef(body.draw_id);
+      happened(['signed_on'], 'signed_on', body.signed_on);
       break;
     case 'INSURANCE_CERTIFICATE':
       checkEntity(ctx, issues, ['insured'], body.insured);
@@ -64,9 +77,14 @@ function documentIssues(
       checkEntity(ctx, issues, ['inspector'], body.inspector);
       drawRef(body.draw_id);
       lines(body.lines);
+      happened(['inspected_on'], 'inspected_on', body.inspected_on);
       break;
     case 'TITLE_DATE_DOWN':
-      body.new_liens.forEach((l, i) => checkEntity(ctx, issues, ['new_liens', i, 'claimant'], l.claimant));
+      happened(['effective_on'], 'effective_on', body.effective_on);
+      body.new_liens.forEach((l, i) => {
+        checkEntity(ctx, issues, ['new_liens', i, 'claimant'], l.claimant);
+        happened(['new_liens', i, 'recorded_on'], 'recorded_on', l.recorded_on);
+      });
       break;
     case 'INVOICE':
       checkEntity(ctx, issues, ['vendor'], body.vendor);

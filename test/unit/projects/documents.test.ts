@@ -153,6 +153,64 @@ describe('recording a document (SPEC §5 POST /api/projects/:id/documents)', () 
       .thenRejects('INVALID_REQUEST', ['lines', 1, 'line'], 'unknown_sov_line');
   });
 
+  // A document reports what happened: a waiver not yet signed, an inspection not yet made or a
+  // title date-down not yet run is no evidence. Dated ahead, each would satisfy its rule for as
+  // long as it liked — an inspection dated next year never goes stale (INSPECTION_FRESHNESS), a
+  // date-down effective in 2030 counts as run after every draw submitted until then (TITLE_DATE_DOWN).
+  const ahead: [string, (d1: string) => RecordDocumentBody, (string | number)[]][] = [
+    [
+      'a waiver signed after today',
+      (d1) => waiverBody(d1, { signed_on: '2026-03-16', executed: true }),
+      ['signed_on'],
+    ],
+    [
+      'an inspection made after today',
+      () => RecordDocumentBody.parse({ ...prefixes[1]![1], inspected_on: '2026-03-16' }),
+      ['inspected_on'],
+    ],
+    [
+      'a title date-down effective after today',
+      () => RecordDocumentBody.parse({ type: 'TITLE_DATE_DOWN', effective_on: '2030-01-01', new_liens: [] }),
+      ['effective_on'],
+    ],
+    [
+      'a lien recorded after today',
+      () =>
+        RecordDocumentBody.parse({
+          type: 'TITLE_DATE_DOWN',
+          effective_on: '2026-03-15',
+          new_liens: [
+            { claimant_name: 'Bayside Concrete Co.', amount: D(42_000), recorded_on: '2026-04-01' },
+          ],
+        }),
+      ['new_liens', 0, 'recorded_on'],
+    ],
+  ];
+  for (const [what, body, path] of ahead) {
+    it(`refuses ${what} (out_of_range); today itself is taken`, () => {
+      const { h, p1, d1 } = twoProjects();
+      spec
+        .given(h.given)
+        .when({ type: 'RecordDocument', project_id: p1, body: body(d1) }, ctx(ORG_A, 9))
+        .thenRejects('INVALID_REQUEST', path, 'out_of_range');
+    });
+  }
+  it('takes a certificate that takes effect after today (a renewal bound ahead) and documents dated today', () => {
+    const { h, p1, d1 } = twoProjects();
+    const bodies = [
+      RecordDocumentBody.parse({ ...prefixes[0]![1], effective_on: '2026-06-01', expires_on: '2027-06-01' }),
+      waiverBody(d1, { signed_on: '2026-03-15', executed: true }),
+      RecordDocumentBody.parse({ ...prefixes[1]![1], inspected_on: '2026-03-15' }),
+      RecordDocumentBody.parse({ type: 'TITLE_DATE_DOWN', effective_on: '2026-03-15', new_liens: [] }),
+    ];
+    bodies.forEach((body, i) =>
+      spec
+        .given(h.given)
+        .when({ type: 'RecordDocument', project_id: p1, body }, ctx(ORG_A, 9 + i))
+        .thenAccepted(),
+    );
+  });
+
   it('is refused when the claimant is not in the registry', () => {
     const { h, p1, d1 } = twoProjects();
     spec
