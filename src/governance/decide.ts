@@ -425,6 +425,7 @@ function decideAcceptConditions(
       draw_verdict: verdict,
       accepted_codes,
       finding_ids,
+      fundable_amount: compiled.verdict?.fundable_amount ?? 0,
       reason,
       accepted_on: isoDate(ctx.now),
       ...r,

@@ -21,7 +21,7 @@
 import type { EventInput } from '../platform/ledger/index.js';
 import { canonicalJson } from '../platform/ledger/index.js';
 import { multiHash, sha256Hex, type MultiHash } from '../platform/crypto/hash.js';
-import type { IsoDate, IsoInstant } from '../projects/facts.js';
+import type { Cents, IsoDate, IsoInstant } from '../projects/facts.js';
 import type { PushRail } from '../projects/profiles.js';
 import type { AdequacyMember, GradedScore } from './adequacy.js';
 import type { Grade } from './constants.js';
@@ -245,6 +245,11 @@ export interface DrawConditionsAcceptedData {
   /** Codes of the findings open for the draw that the lender accepted. */
   accepted_codes: string[];
   finding_ids: string[];
+  /**
+   * The amount the verdict made fundable when accepted (REDUCED: the reduced amount); absent on
+   * acceptances recorded before it was kept.
+   */
+  fundable_amount?: Cents;
   reason: string;
   accepted_on: IsoDate;
   payload_hash: string;

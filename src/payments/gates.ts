@@ -3,7 +3,8 @@
  * and reported — never short-circuited — so a refused push tells the lender everything that is
  * missing at once, and the `PaymentPushBlocked` event records the full picture.
  */
-import type { Document, DocumentSignature, Draw, LienWaiver, Project } from '../projects/facts.js';
+import type { Cents, Document, DocumentSignature, Draw, LienWaiver, Project } from '../projects/facts.js';
+import { usd } from '../governance/units.js';
 import type {
   GateName,
   NotarizableDocumentType,
@@ -80,6 +81,8 @@ export interface HeadCompilation {
   reasons: readonly string[];
   /** The findings open for the draw at the head (what a lender's acceptance must cover). */
   findings: readonly { id: string; code: string }[];
+  /** What the verdict makes fundable at the head (REDUCED: the claim cut to the inspected amounts). */
+  fundable_amount: Cents;
   /** The draw's PRAL at the head (DOMAIN §6: the worse of the GC's grade, state and exclusion). */
   pral: Pral;
   pral_rationale: readonly string[];
@@ -108,6 +111,8 @@ export interface GateContext {
    * REDUCED: the reduced amount), or null without an acceptance.
    */
   accepted_verdict: DrawVerdict | null;
+  /** The fundable amount the lender accepted, or null (no acceptance, or one recorded before it was kept). */
+  accepted_fundable_amount: Cents | null;
   /** Whether sources cover uses at the head. */
   in_balance: boolean;
   /** Ids of documents with a recorded `DocumentNotarized`. */
@@ -233,6 +238,7 @@ function verdictGate({
   accepted_codes,
   accepted_finding_ids,
   accepted_verdict,
+  accepted_fundable_amount,
 }: GateContext): GateResult {
   const why = c.reasons.length > 0 ? ` (${c.reasons.join('; ')})` : '';
   const was =
@@ -257,6 +263,18 @@ function verdictGate({
       'verdict_fundable',
       false,
       `${base}; the lender accepted it as ${accepted_verdict}, not ${c.draw_verdict}`,
+    );
+  // A later inspection can move the reduced amount under the same finding: what is paid must be
+  // what was accepted.
+  if (
+    c.draw_verdict === 'REDUCED' &&
+    accepted_fundable_amount !== null &&
+    accepted_fundable_amount !== c.fundable_amount
+  )
+    return result(
+      'verdict_fundable',
+      false,
+      `${base}; the lender accepted a reduced amount of ${usd(accepted_fundable_amount)}, not ${usd(c.fundable_amount)}`,
     );
   if (unaccepted.length > 0)
     return result('verdict_fundable', false, `${base}; not accepted: ${unaccepted.join(', ')}`);

@@ -368,6 +368,46 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(paid.body.payment.amount).to.equal(D(135_000));
     });
 
+    it('holds a REDUCED draw whose reduced amount changed since the lender accepted it', async () => {
+      j = await startJourney();
+      const waiver = await j.fixDocuments({ inspectedLine1Pct: 10 });
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict).to.equal('REDUCED');
+      const acceptedAmount = compiled.body.compilation.fundable_amount as number;
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accept = (reason: string) => j.post(`/api/draws/${j.drawId}/accept`, { reason }, approver);
+      expect((await accept('fund at the inspected amounts')).status).to.equal(201);
+
+      // A second inspection sees 13 %: still a BLOCKING variance on the same line (REDUCED, the
+      // same finding), but at a larger reduced amount than the one the lender accepted.
+      const inspector = await j.created('/api/entities', {
+        legal_name: 'Second Look Inspections LLC',
+        roles: ['inspector'],
+      });
+      await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        draw_id: j.drawId,
+        inspector,
+        inspected_on: '2026-06-03',
+        lines: [
+          { line: 1, percent_complete: 13 },
+          { line: 2, percent_complete: 8.33 },
+        ],
+        stored_materials_verified: true,
+      });
+      const gates = await refusedGates(j, { rail: 'ESCROW' });
+      expect(failed(gates)).to.deep.equal(['verdict_fundable']);
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        /; the lender accepted a reduced amount of \$[\d,.]+, not \$[\d,.]+$/,
+      );
+      expect((await accept('the larger amount after the second inspection')).status).to.equal(201);
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.be.greaterThan(acceptedAmount);
+    });
+
     it('records a request that disagrees with G702 line 8 as a finding, and pays line 8, not the request', async () => {
       j = await startJourney({ draw: { requested_amount: D(140_000) } });
       const waiver = await j.fixDocuments();

@@ -282,6 +282,32 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
     });
   });
 
+  it('holds a REDUCED draw whose reduced amount is not the one the lender accepted', () => {
+    const finding = { id: 'FND-variance1', code: 'INSPECTION_VARIANCE' };
+    const gate = (fundable_amount: number) =>
+      evaluateGates(
+        CONSTRUCTION_PROFILE,
+        passingContext({
+          compilation: {
+            ...ctx.compilation,
+            draw_verdict: 'REDUCED',
+            reasons: [],
+            findings: [finding],
+            fundable_amount,
+          },
+          reviewed: null,
+          accepted_codes: [finding.code],
+          accepted_finding_ids: [finding.id],
+          accepted_verdict: 'REDUCED',
+          accepted_fundable_amount: 7_500_000,
+        }),
+      )[0];
+    expect(gate(7_500_000)?.passed).to.equal(true);
+    expect(gate(9_180_000)?.detail).to.equal(
+      'at the head the draw is REDUCED; the lender accepted a reduced amount of $75,000.00, not $91,800.00',
+    );
+  });
+
   it('never lets HOLD or NOT_FUNDABLE pass, whatever was accepted', () => {
     for (const draw_verdict of ['HOLD', 'NOT_FUNDABLE'] as const) {
       const [verdict] = evaluateGates(
