@@ -48,6 +48,9 @@ export function verifyPdfLink(key: Buffer, token: string, now: Date): PdfLinkCla
   const expected = mac(key, payload);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  // 43 characters carry 258 bits for 256: a last character differing in its two spare bits decodes
+  // to the same MAC. Only the canonical spelling opens the link, so an altered token is refused.
+  if (given.toString('base64url') !== signature) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

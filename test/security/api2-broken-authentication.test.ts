@@ -111,6 +111,7 @@ describe('OWASP API2 — broken authentication (the PDF link)', function () {
     });
     const pathOf = (url: string) => url.replace(/^https?:\/\/[^/]+/, '');
     const tokenOf = (url: string) => new URL(url).searchParams.get('link')!;
+    const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
     it('holds no key, expires within 300 seconds and does not count', async () => {
       expect(link.url).to.not.contain(k.key);
@@ -137,7 +138,13 @@ describe('OWASP API2 — broken authentication (the PDF link)', function () {
       // always to another character: the choice looks at the character it replaces.
       const flipped = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.slice(-1)}`;
       expect(flipped).to.not.equal(token);
+      // The last character too: 43 base64url characters carry 258 bits for a 256-bit MAC, so a last
+      // character differing in its two low bits decodes to the same bytes. One link, one spelling.
+      const lastIndex = BASE64URL.indexOf(token.at(-1)!);
+      const padded = `${token.slice(0, -1)}${BASE64URL[lastIndex ^ 1]}`;
+      expect(padded).to.not.equal(token);
       const refused = [
+        `entity=Keystone%20Builders&link=${encodeURIComponent(padded)}`,
         `entity=Other%20Framing&link=${encodeURIComponent(token)}`,
         `entity=Keystone%20Builders&link=${encodeURIComponent(flipped)}`,
         `entity=Keystone%20Builders&link=not-a-token`,
