@@ -80,7 +80,6 @@ const app = createApp({
   admission: { concurrency: config.HTTP_CONCURRENCY, maxInFlight: config.HTTP_MAX_IN_FLIGHT },
 });
 const evaluator = new BehaviorEvaluator(serviceOf(app));
-evaluator.start(60 * 60 * 1000);
 const server = createServer(
   {
     // A client gets this long to send its request (408 after); checked every second, not Node's 30 s.
@@ -101,6 +100,8 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 server.listen(config.PORT, config.HOST, () => {
   // From here on no escaped error ends the process; before, a startup failure still does.
   installProcessGuards(logger);
+  // Hourly; the first pass 5 s after the node listens, not before it answers its first requests.
+  evaluator.start(60 * 60 * 1000, 5_000);
   const head = composed.deps.ledger.head.seq;
   process.stdout.write(
     [

@@ -14,6 +14,7 @@ import { keysOf } from '../platform/projections/index.js';
 
 export class BehaviorEvaluator {
   #timer: NodeJS.Timeout | null = null;
+  #first: NodeJS.Timeout | null = null;
   #running: Promise<number> | null = null;
   #stopped = false;
 
@@ -56,21 +57,31 @@ export class BehaviorEvaluator {
     return appended;
   }
 
-  /** Runs now and then every `ms` (unref'd: it never keeps the process alive). */
-  start(ms: number): void {
+  /**
+   * Runs after `firstAfterMs` and then every `ms` (unref'd: it never keeps the process alive). A
+   * node starts it once it listens, with a delay: its first pass scores every entity from a cold
+   * cache, which, run at once, held the first requests — `/readyz` included — behind it.
+   */
+  start(ms: number, firstAfterMs = 0): void {
     const tick = (): void => {
+      if (this.#stopped) return;
       void this.run().catch((error: unknown) =>
         this.s.logger.error('behavior evaluator failed', { error: String(error) }),
       );
     };
-    tick();
-    this.#timer = setInterval(tick, ms);
-    this.#timer.unref();
+    const first = setTimeout(() => {
+      tick();
+      this.#timer = setInterval(tick, ms);
+      this.#timer.unref();
+    }, firstAfterMs);
+    first.unref();
+    this.#first = first;
   }
 
   /** Stops the schedule and ends a running pass after the entity it is at (no new pass starts). */
   async stop(): Promise<void> {
     this.#stopped = true;
+    if (this.#first) clearTimeout(this.#first);
     if (this.#timer) clearInterval(this.#timer);
     await this.#running?.catch(() => undefined);
   }

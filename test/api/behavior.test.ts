@@ -93,6 +93,33 @@ describe('scheduled behavioral evaluator (DOMAIN §5)', function () {
     expect(stateOf()).to.equal('WATCH');
   });
 
+  it('a scheduled start runs its first pass only after the given delay, and a stop before then runs none', async () => {
+    const s = serviceOf(svc.app);
+    const commit = s.ledger.commit.bind(s.ledger);
+    let commits = 0;
+    s.ledger.commit = ((...args: Parameters<typeof commit>) => {
+      commits += 1;
+      return commit(...args);
+    }) as typeof s.ledger.commit;
+    try {
+      const late = new BehaviorEvaluator(s);
+      late.start(60 * 60 * 1000, 150);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(commits, 'nothing before the delay').to.equal(0);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(commits, 'the first pass after it').to.be.greaterThan(0);
+      await late.stop();
+      const stopped = new BehaviorEvaluator(s);
+      const before = commits;
+      stopped.start(60 * 60 * 1000, 100);
+      await stopped.stop();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(commits, 'stopped before its first pass').to.equal(before);
+    } finally {
+      s.ledger.commit = commit;
+    }
+  });
+
   it('a shutdown ends a running pass after the entity it is at, and no pass starts after it', async () => {
     const s = serviceOf(svc.app);
     const entities = Object.keys(svc.composed.deps.runtime.state(registry).entities).length;
