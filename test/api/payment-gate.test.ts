@@ -329,18 +329,20 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(paid.body.payment).to.include({ amount: reduced, rail: 'ESCROW' });
     });
 
-    it('holds a draw accepted at its REDUCED amount when a later inspection turns it FUNDABLE_WITH_CONDITIONS (full amount) until a lender accepts that', async () => {
+    /**
+     * A draw compiled REDUCED (line 1 inspected at 10 %), signed, notarized and accepted at its reduced
+     * amount; then a second inspection of line 1 at `secondPct` % (the same finding).
+     */
+    async function acceptedReducedThenReinspected(secondPct: number) {
       j = await startJourney();
       const waiver = await j.fixDocuments({ inspectedLine1Pct: 10 });
-      expect((await j.compile()).body.compilation.draw_verdict).to.equal('REDUCED');
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict).to.equal('REDUCED');
       await j.signAll();
       await j.notarize(waiver);
       const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
       const accept = (reason: string) => j.post(`/api/draws/${j.drawId}/accept`, { reason }, approver);
       expect((await accept('fund at the inspected amounts')).status).to.equal(201);
-
-      // A second inspection sees 18 %: a 7-point variance, only a WARNING on the same line (the same
-      // finding). The draw now pays its full line 8, an amount the lender never accepted.
       const inspector = await j.created('/api/entities', {
         legal_name: 'Second Look Inspections LLC',
         roles: ['inspector'],
@@ -351,11 +353,18 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
         inspector,
         inspected_on: '2026-06-03',
         lines: [
-          { line: 1, percent_complete: 18 },
+          { line: 1, percent_complete: secondPct },
           { line: 2, percent_complete: 8.33 },
         ],
         stored_materials_verified: true,
       });
+      return { accept, acceptedAmount: compiled.body.compilation.fundable_amount as number };
+    }
+
+    it('holds a draw accepted at its REDUCED amount when a later inspection turns it FUNDABLE_WITH_CONDITIONS (full amount) until a lender accepts that', async () => {
+      // 18 %: a 7-point variance, only a WARNING on the same line (the same finding). The draw now
+      // pays its full line 8, an amount the lender never accepted.
+      const { accept } = await acceptedReducedThenReinspected(18);
       // (The earlier BLOCKING variance put the GC on PROBATION: escrow only, whatever the verdict.)
       const gates = await refusedGates(j, { rail: 'ESCROW' });
       expect(failed(gates)).to.deep.equal(['verdict_fundable']);
@@ -369,34 +378,9 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     });
 
     it('holds a REDUCED draw whose reduced amount changed since the lender accepted it', async () => {
-      j = await startJourney();
-      const waiver = await j.fixDocuments({ inspectedLine1Pct: 10 });
-      const compiled = await j.compile();
-      expect(compiled.body.compilation.draw_verdict).to.equal('REDUCED');
-      const acceptedAmount = compiled.body.compilation.fundable_amount as number;
-      await j.signAll();
-      await j.notarize(waiver);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const accept = (reason: string) => j.post(`/api/draws/${j.drawId}/accept`, { reason }, approver);
-      expect((await accept('fund at the inspected amounts')).status).to.equal(201);
-
-      // A second inspection sees 13 %: still a BLOCKING variance on the same line (REDUCED, the
-      // same finding), but at a larger reduced amount than the one the lender accepted.
-      const inspector = await j.created('/api/entities', {
-        legal_name: 'Second Look Inspections LLC',
-        roles: ['inspector'],
-      });
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'INSPECTION_REPORT',
-        draw_id: j.drawId,
-        inspector,
-        inspected_on: '2026-06-03',
-        lines: [
-          { line: 1, percent_complete: 13 },
-          { line: 2, percent_complete: 8.33 },
-        ],
-        stored_materials_verified: true,
-      });
+      // 13 %: still a BLOCKING variance on the same line (REDUCED, the same finding), but at a larger
+      // reduced amount than the one the lender accepted.
+      const { accept, acceptedAmount } = await acceptedReducedThenReinspected(13);
       const gates = await refusedGates(j, { rail: 'ESCROW' });
       expect(failed(gates)).to.deep.equal(['verdict_fundable']);
       expect(detailOf(gates, 'verdict_fundable')).to.match(
