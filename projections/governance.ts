@@ -57,7 +57,8 @@ export type AcceptanceRecord = DrawConditionsAcceptedData & RecordedResult;
 
 /** Where a payment's instruction stands in the outbox. */
 export interface DeliveryRecord {
-  status: 'PENDING' | 'DELIVERED';
+  /** UNDELIVERABLE: a failure recorded as final (an account of it erased); never retried. */
+  status: 'PENDING' | 'DELIVERED' | 'UNDELIVERABLE';
   attempts: number;
   location: string | null;
   last_error: string | null;
@@ -201,6 +202,7 @@ export const governance: Projection<GovernanceState> = {
           record.attempts = Math.max(record.attempts, data.attempt);
           record.last_error = data.error;
           record.next_attempt_at = data.next_attempt_at;
+          if (data.next_attempt_at === null) record.status = 'UNDELIVERABLE';
         }
         break;
       }

@@ -313,7 +313,11 @@ export interface PaymentInstructionFailedData {
   attempt: number;
   error: string;
   failed_at: IsoInstant;
-  next_attempt_at: IsoInstant;
+  /**
+   * When it is tried again; null when it never can be (an account it names was erased in the ledger:
+   * no instruction can be built for it any more, so the payment needs a person, not a retry).
+   */
+  next_attempt_at: IsoInstant | null;
 }
 
 /** The `coverage` of a rail result (src/rails/coverage.ts): which of its facts the rail had. */

@@ -16,8 +16,8 @@ import type { Ledger } from '../platform/ledger/ledger.js';
 import type { Logger } from '../platform/log.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import { drawStream, governanceEvent } from '../governance/events.js';
-import { revealAccount, vaultDir } from '../accounts/index.js';
-import { instructionOf } from './push.js';
+import { accountsProjection, revealAccount, vaultDir } from '../accounts/index.js';
+import { instructionOf, type PaymentPushedPayload } from './push.js';
 import type { RailAdapter } from './rail-adapter.js';
 import { entriesOf } from '../platform/projections/index.js';
 
@@ -113,50 +113,68 @@ export class PaymentOutbox {
     const delivery = state.deliveries[payment_id];
     if (!payment || delivery?.status !== 'PENDING') return;
     const attempt = delivery.attempts + 1;
-    const dataDir = this.#deps.dataDir;
     const meta = { org_id: payment.org_id, actor: 'payment-outbox', request_id: `outbox-${payment_id}` };
     const base = { payment_id, draw_id: payment.draw_id, message_id: payment.message_id, attempt };
-    let outcome;
-    try {
-      const xml = instructionOf(payment, (id) =>
-        dataDir === undefined ? null : revealAccount(vaultDir(dataDir), id),
-      );
-      const submitted = await this.#adapter.submit({
-        format: 'pain.001',
-        message_id: payment.message_id,
-        xml,
-      });
-      outcome = governanceEvent(
-        'PaymentInstructionDelivered',
-        drawStream(payment.draw_id),
-        {
-          ...base,
-          location: submitted.location,
-          sha256: sha256Hex(xml),
-          delivered_at: this.#deps.clock.now().toISOString(),
-        },
-        derivedEventId(`${payment_id}/instruction-delivered`),
-      );
-    } catch (error) {
+    const failed = (error: string, retry: boolean) => {
       const failedAt = this.#deps.clock.now();
-      outcome = governanceEvent(
+      return governanceEvent(
         'PaymentInstructionFailed',
         drawStream(payment.draw_id),
         {
           ...base,
-          error: error instanceof Error ? error.message : String(error),
+          error,
           failed_at: failedAt.toISOString(),
-          next_attempt_at: new Date(failedAt.getTime() + backoffMs(attempt)).toISOString(),
+          next_attempt_at: retry ? new Date(failedAt.getTime() + backoffMs(attempt)).toISOString() : null,
         },
         derivedEventId(`${payment_id}/instruction-failed/${attempt}`),
       );
-    }
+    };
+    // An account the instruction names was erased in the ledger (AccountSubjectErased): its number
+    // is gone from every vault for good, so no retry can build the instruction. Recorded once, as
+    // final, instead of a failure every five minutes for ever; the payment needs a person now. (A
+    // number merely missing from this node's vault is retried: another node's may hold it.)
+    const erased = erasedAccountOf(payment, this.#deps.runtime.state(accountsProjection).accounts);
+    let outcome;
+    if (erased !== null)
+      outcome = failed(
+        `the account ${erased} was erased: no instruction can be built for this payment`,
+        false,
+      );
+    else
+      try {
+        outcome = await this.#submit(payment, base);
+      } catch (error) {
+        outcome = failed(error instanceof Error ? error.message : String(error), true);
+      }
     // Decided at the head: a delivery another writer already recorded is not recorded twice.
     await this.#deps.ledger.commit(() => {
       const current = this.#deps.runtime.state(governance).deliveries[payment_id];
       const still = current?.status === 'PENDING' && current.attempts < attempt;
       return { events: still ? [outcome] : [], result: null };
     }, meta);
+  }
+
+  /** Builds the instruction from the event and the vault, hands it to the rail: the delivery event. */
+  async #submit(
+    payment: PaymentPushedPayload & { draw_id: string },
+    base: { payment_id: string; draw_id: string; message_id: string; attempt: number },
+  ) {
+    const dataDir = this.#deps.dataDir;
+    const xml = instructionOf(payment, (id) =>
+      dataDir === undefined ? null : revealAccount(vaultDir(dataDir), id),
+    );
+    const submitted = await this.#adapter.submit({ format: 'pain.001', message_id: payment.message_id, xml });
+    return governanceEvent(
+      'PaymentInstructionDelivered',
+      drawStream(payment.draw_id),
+      {
+        ...base,
+        location: submitted.location,
+        sha256: sha256Hex(xml),
+        delivered_at: this.#deps.clock.now().toISOString(),
+      },
+      derivedEventId(`${base.payment_id}/instruction-delivered`),
+    );
   }
 
   /** Wakes up when the earliest failed delivery is due again (real time; the clock decides what is due). */
@@ -178,4 +196,16 @@ export class PaymentOutbox {
     this.#timer = setTimeout(() => void this.kick(), delay);
     this.#timer.unref();
   }
+}
+
+/** The first account of the payment's instruction that the ledger records as erased, or null. */
+export function erasedAccountOf(
+  payment: PaymentPushedPayload,
+  accounts: Readonly<Record<string, { erased: boolean }>>,
+): string | null {
+  for (const party of [payment.instruction.debtor, payment.instruction.creditor]) {
+    const id = party.account_id;
+    if (id !== undefined && accounts[id]?.erased === true) return id;
+  }
+  return null;
 }

@@ -92,6 +92,38 @@ describe('payment outbox: the instruction follows the recorded payment', functio
     expect(existsSync(join(rail, `${pushed.message_id}.xml`))).to.equal(true);
   });
 
+  it('records a payment whose payee account was erased as undeliverable once, and never retries it', async () => {
+    j = await startJourney();
+    await j.readyToPay();
+    const rail = join(j.svc.dataDir, 'payments');
+    writeFileSync(rail, 'not a directory');
+    const before = await j.svc.head();
+    const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    // Attempt 1 failed on the rail. Then the payee's accounts are erased (its vault key deleted).
+    const erased = await j.post('/api/accounts/erase', { entity_id: j.gc });
+    expect(erased.status, JSON.stringify(erased.body)).to.equal(201);
+    rmSync(rail);
+    const outbox = paymentOutboxOf(j.svc.app);
+    j.svc.clock.set('2026-06-03T15:00:01Z');
+    await outbox.kick();
+    const failures = async () =>
+      (await ledgerTypes(before)).filter((e) => e.type === 'PaymentInstructionFailed').map((e) => e.data);
+    let failed = await failures();
+    expect(failed).to.have.length(2);
+    expect(failed[1]).to.include({ attempt: 2, next_attempt_at: null });
+    expect(String(failed[1]!.error)).to.match(/^the account \S+ was erased: no instruction can be built/);
+    // Hours later, kicked again and again: nothing more is recorded, and nothing reaches the rail.
+    for (const at of ['2026-06-03T16:00:00Z', '2026-06-04T15:00:00Z']) {
+      j.svc.clock.set(at);
+      await outbox.kick();
+    }
+    failed = await failures();
+    expect(failed).to.have.length(2);
+    expect((await ledgerTypes(before)).map((e) => e.type)).to.not.include('PaymentInstructionDelivered');
+    expect(existsSync(rail) ? readdirSync(rail).filter((f) => f.endsWith('.xml')) : []).to.deep.equal([]);
+  });
+
   it('retries a failed delivery that is already due when its pass ends, without waiting for another payment', async () => {
     j = await startJourney();
     await j.readyToPay();
