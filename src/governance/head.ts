@@ -52,6 +52,8 @@ export interface GovernanceHead {
   railFacts(org_id: string, project_id: string | null): RailFacts;
   /** The org's display name (the debtor of a payment instruction). */
   orgName(org_id: string): string;
+  /** Whether the API key was revoked (its earlier acts, a re-verification say, no longer vouch). */
+  keyRevoked(key_id: string): boolean;
 }
 
 /** Projects whose latest recorded scan is BLOCKED: the counterparty rail's "distressed" (DOMAIN §8). */
@@ -101,6 +103,7 @@ export function headFrom(
         distressed_project_ids: distressedProjects(read.state(governance)),
       }),
     orgName: (org_id) => read.state(keys).orgs[org_id]?.name ?? org_id,
+    keyRevoked: (key_id) => (read.state(keys).keys[key_id]?.revoked_at ?? null) !== null,
   };
 }
 

@@ -151,8 +151,9 @@ export interface AccountForGate {
 
 /**
  * A payee account registered (added or changed) within this many days before a payment fails
- * `payee_account_stable` until a second lender key — not the one that registered it — re-verifies
- * it (docs/duties.md): the classic payee-account-fraud window of a construction draw.
+ * `payee_account_stable` until a second lender key — not the one that registered it, and not
+ * revoked since — re-verifies it (docs/duties.md): the classic payee-account-fraud window of a
+ * construction draw.
  */
 export const PAYEE_ACCOUNT_WINDOW_DAYS = 10;
 

@@ -413,7 +413,8 @@ export function dutiesAt(
           purpose: a.purpose,
           registered_at: a.registered_at,
           registered_by: a.registered_by,
-          reverified_by: a.reverifications.map((r) => r.by),
+          // A key revoked since (lost, compromised, its holder gone) no longer vouches for an account.
+          reverified_by: a.reverifications.filter((r) => !head.keyRevoked(r.by)).map((r) => r.by),
           erased: a.erased || head.revealAccount(a.id) === null,
         };
   return {

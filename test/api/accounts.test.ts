@@ -94,6 +94,28 @@ describe('accounts and payee controls (issue 15)', function () {
     expect(xml).to.include('<MmbId>121000358</MmbId>');
   });
 
+  it('no longer counts a re-verification by a key revoked since: the payee account is held again until another key re-verifies it', async () => {
+    await j.readyToPay();
+    const changed = await j.created('/api/accounts', gcAccount(j.gc, '5550001111'));
+    const held = `${changed} was registered on 2026-06-03, within 10 days of the payment, and no second lender key re-verified it`;
+    const second = await j.svc.key('First Builders Bank');
+    const verify = (key: typeof second) =>
+      j.post(`/api/accounts/${changed}/verify`, { method: 'callback', reference: 'CFO call-back' }, key);
+    expect((await verify(second)).status).to.equal(201);
+    // The second key is revoked (say, the laptop holding it was stolen): its call-back vouches for nothing.
+    const admin = await j.svc.key('First Builders Bank', ['admin']);
+    const revoked = await request(j.svc.app)
+      .post(`/api/keys/${second.key_id}/revoke`)
+      .set('Authorization', `Bearer ${admin.key}`)
+      .send({ reason: 'laptop stolen' });
+    expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
+    expect(await gateOf('payee_account_stable')).to.equal(held);
+    const third = await j.svc.key('First Builders Bank');
+    expect((await verify(third)).status).to.equal(201);
+    const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+  });
+
   it('erases a payee’s accounts by deleting its data key: undecryptable, shown erased, unpayable', async () => {
     await j.readyToPay();
     const erased = await j.post('/api/accounts/erase', { entity_id: j.gc });
