@@ -27,6 +27,21 @@ describe('payment outbox: the instruction follows the recorded payment', functio
     return res.body.events as { type: string; data: Record<string, unknown> }[];
   };
 
+  /**
+   * A draw ready to pay, pushed while the rail refuses every write (its "directory" is a file): the
+   * payment is recorded (201) and its first delivery fails. The rail path and the head before the push.
+   */
+  const pushWithRailDown = async () => {
+    j = await startJourney();
+    await j.readyToPay();
+    const rail = join(j.svc.dataDir, 'payments');
+    writeFileSync(rail, 'not a directory');
+    const before = await j.svc.head();
+    const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    return { rail, before };
+  };
+
   it('delivers the instruction regenerated from the event, byte for byte', async () => {
     j = await startJourney();
     await j.readyToPay();
@@ -50,14 +65,7 @@ describe('payment outbox: the instruction follows the recorded payment', functio
   });
 
   it('records a failed delivery, keeps the payment, retries with backoff and delivers once the rail recovers', async () => {
-    j = await startJourney();
-    await j.readyToPay();
-    // The rail "directory" is a file: every write under it fails.
-    const rail = join(j.svc.dataDir, 'payments');
-    writeFileSync(rail, 'not a directory');
-    const before = await j.svc.head();
-    const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
-    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    const { rail, before } = await pushWithRailDown();
     let events = await ledgerTypes(before);
     expect(events.map((e) => e.type)).to.deep.equal([
       'ProjectScanned',
@@ -93,13 +101,7 @@ describe('payment outbox: the instruction follows the recorded payment', functio
   });
 
   it('records a payment whose payee account was erased as undeliverable once, and never retries it', async () => {
-    j = await startJourney();
-    await j.readyToPay();
-    const rail = join(j.svc.dataDir, 'payments');
-    writeFileSync(rail, 'not a directory');
-    const before = await j.svc.head();
-    const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
-    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    const { rail, before } = await pushWithRailDown();
     // Attempt 1 failed on the rail. Then the payee's accounts are erased (its vault key deleted).
     const erased = await j.post('/api/accounts/erase', { entity_id: j.gc });
     expect(erased.status, JSON.stringify(erased.body)).to.equal(201);
@@ -125,13 +127,7 @@ describe('payment outbox: the instruction follows the recorded payment', functio
   });
 
   it('retries a failed delivery that is already due when its pass ends, without waiting for another payment', async () => {
-    j = await startJourney();
-    await j.readyToPay();
-    const rail = join(j.svc.dataDir, 'payments');
-    writeFileSync(rail, 'not a directory');
-    const before = await j.svc.head();
-    const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
-    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    const { rail, before } = await pushWithRailDown();
     // Attempt 1 failed; its retry is due at 15:00:01. The second attempt also fails, and time passes
     // before its pass ends (a slow bank call for another payment, say): by then attempt 3, due two
     // seconds after the failure, is already due. The rail recovers meanwhile.
