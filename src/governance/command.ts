@@ -10,7 +10,7 @@ import { runCommand } from '../platform/http/command.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { provenanceOf } from '../platform/http/provenance.js';
 import type { Service } from '../platform/http/service.js';
-import { payloadHash } from './events.js';
+import { payloadDigests } from './events.js';
 import { headOf, type CreditView, type GovernanceHead } from './head.js';
 import type { GovernanceCtx, GovernanceDecided } from './record.js';
 
@@ -44,13 +44,20 @@ export async function governanceCommand(
   await settle?.();
   const event = committed.events[decided.anchor]!;
   const anchor = { seq: event.seq, hash: event.hash };
-  const hash = decided.with_provenance_hash ? { provenance_hash: payloadHash(decided.payload) } : {};
+  // The digests the decider recorded for this very payload: computed once (`payloadDigests`).
+  const hash = decided.with_provenance_hash
+    ? { provenance_hash: payloadDigests(decided.payload).sha256 }
+    : {};
   res
     .status(status)
     .json(
       decided.anchor_style === 'ledger'
         ? { ...decided.payload, ...hash, ledger: anchor }
-        : { ...decided.payload, ...hash, provenance: provenanceOf(decided.payload, anchor) },
+        : {
+            ...decided.payload,
+            ...hash,
+            provenance: provenanceOf(decided.payload, anchor, payloadDigests(decided.payload)),
+          },
     );
 }
 

@@ -48,10 +48,26 @@ export function payloadHash(payload: unknown): string {
  */
 export function resultArtifacts(
   kind: string,
-  payload: unknown,
+  payload: object,
 ): { payload_hash: string; artifacts: ArtifactRef[] } {
-  const { sha256, sha3_256, blake2b_256 } = multiHash(canonicalJson(payload));
+  const { sha256, sha3_256, blake2b_256 } = payloadDigests(payload);
   return { payload_hash: sha256, artifacts: [sha256, sha3_256, blake2b_256].map((hash) => ({ kind, hash })) };
+}
+
+const DIGESTS = new WeakMap<object, MultiHash>();
+
+/**
+ * The three provenance digests of a payload's JCS, computed once per payload object: the decider
+ * records them (`resultArtifacts`) and the edge answers them (`provenance`, `provenance_hash`) for
+ * the same object, which is built once and not changed after.
+ */
+export function payloadDigests(payload: object): MultiHash {
+  let digests = DIGESTS.get(payload);
+  if (digests === undefined) {
+    digests = multiHash(canonicalJson(payload));
+    DIGESTS.set(payload, digests);
+  }
+  return digests;
 }
 
 /** Attests that the kernel scanned a project on a day, what it found and which findings opened or resolved. */
