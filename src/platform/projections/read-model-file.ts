@@ -733,6 +733,7 @@ export class ReadModelFile {
   readonly #maxOrd: Statement<[string], number | null>;
   readonly #getDigest: Statement<[number, Buffer], DigestEntry>;
   readonly #putDigest: Statement<[number, Uint8Array, number, number]>;
+  readonly #digestSetIdOf: Statement<[string], number>;
 
   readonly #lock: string | null;
 
@@ -812,6 +813,9 @@ export class ReadModelFile {
     this.#getDigest = this.#db.prepare<[number, Buffer], DigestEntry>(
       'SELECT seq, tag FROM rm_digests WHERE set_id = ? AND digest = ?',
     );
+    this.#digestSetIdOf = this.#db
+      .prepare<[string], number>('SELECT id FROM rm_digest_sets WHERE name = ?')
+      .pluck();
     this.#putDigest = this.#db.prepare(
       'INSERT INTO rm_digests (set_id, digest, seq, tag) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
     );
@@ -1050,10 +1054,7 @@ export class ReadModelFile {
   }
 
   #storedDigestSetId(set: string): number | undefined {
-    const id = this.#db
-      .prepare<[string], number>('SELECT id FROM rm_digest_sets WHERE name = ?')
-      .pluck()
-      .get(set);
+    const id = this.#digestSetIdOf.get(set);
     if (id !== undefined) this.#digestSetIds.set(set, id);
     return id;
   }
