@@ -48,17 +48,15 @@ export async function governanceCommand(
   const hash = decided.with_provenance_hash
     ? { provenance_hash: payloadDigests(decided.payload).sha256 }
     : {};
-  res
-    .status(status)
-    .json(
-      decided.anchor_style === 'ledger'
-        ? { ...decided.payload, ...hash, ledger: anchor }
-        : {
-            ...decided.payload,
-            ...hash,
-            provenance: provenanceOf(decided.payload, anchor, payloadDigests(decided.payload)),
-          },
-    );
+  res.status(status).json(
+    decided.anchor_style === 'ledger'
+      ? { ...decided.payload, ...hash, ledger: anchor }
+      : {
+          ...decided.payload,
+          ...hash,
+          provenance: provenanceOf(decided.payload, anchor, payloadDigests(decided.payload)),
+        },
+  );
 }
 
 /**
