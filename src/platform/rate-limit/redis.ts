@@ -73,7 +73,10 @@ interface QuotaCommands {
 }
 
 export interface RedisConnectionOptions {
-  /** Deadline for one command (ms); past it the request fails instead of waiting. Default 250. */
+  /**
+   * Deadline for one command (ms); past it the request fails instead of waiting. Default 250.
+   * Measured by {@link withinDeadline}: time this thread spent busy does not count against Redis.
+   */
   commandTimeoutMs?: number;
   /** Deadline for establishing a connection (ms). Default 1000. */
   connectTimeoutMs?: number;
@@ -93,22 +96,26 @@ export class RedisConnection {
   readonly #redis: Redis;
   readonly #connectTimeoutMs: number;
 
-  private constructor(redis: Redis, connectTimeoutMs: number) {
+  private constructor(redis: Redis, connectTimeoutMs: number, deadlineMs: number) {
     this.#redis = redis;
     this.#connectTimeoutMs = connectTimeoutMs;
-    this.rateLimit = new RedisRateLimitStore(redis);
-    this.idempotency = new KeyValueIdempotencyStore(new RedisKeyValueStore(redis));
+    this.rateLimit = new RedisRateLimitStore(redis, deadlineMs);
+    this.idempotency = new KeyValueIdempotencyStore(new RedisKeyValueStore(redis, deadlineMs));
   }
 
   static open(url: string, options: RedisConnectionOptions = {}): RedisConnection {
     const connectTimeoutMs = options.connectTimeoutMs ?? 1000;
     const maxDelay = options.reconnectMaxDelayMs ?? 1000;
     const { Redis } = createRequire(import.meta.url)('ioredis') as typeof Ioredis;
+    const deadlineMs = options.commandTimeoutMs ?? 250;
     const redis = new Redis(url, {
       // Fail now rather than queue: a queued command is a request hanging while Redis is down.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 250,
+      // Only a backstop that clears a hung command out of ioredis's queue: its timer cannot tell a
+      // silent Redis from a reply this thread had no time to read (see withinDeadline), so the
+      // request's own deadline is kept by the stores, and this one is far longer.
+      commandTimeout: Math.max(BACKSTOP_MS, 20 * deadlineMs),
       connectTimeout: connectTimeoutMs,
       lazyConnect: true,
       retryStrategy: (attempt) => Math.min(attempt * 100, maxDelay),
@@ -118,7 +125,7 @@ export class RedisConnection {
     // Without a listener ioredis prints every reconnection failure; the caller decides what to log.
     redis.on('error', (error: Error) => options.onError?.(error));
     redis.connect().catch(() => undefined);
-    return new RedisConnection(redis, connectTimeoutMs);
+    return new RedisConnection(redis, connectTimeoutMs, deadlineMs);
   }
 
   /**
@@ -166,10 +173,12 @@ export class RedisConnection {
 /** Counters for {@link RateLimiter}; every failure becomes {@link RateLimitStoreUnavailable}. */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: Redis & QuotaCommands;
+  readonly #deadlineMs: number;
 
   /** Built by {@link RedisConnection}; not constructed directly. */
-  constructor(redis: Redis) {
+  constructor(redis: Redis, deadlineMs: number) {
     this.#redis = redis as Redis & QuotaCommands;
+    this.#deadlineMs = deadlineMs;
   }
 
   async reserve(
@@ -178,7 +187,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     limit: number,
     action?: string,
   ): Promise<RateLimitReservation> {
-    const reply = await rateLimitCall('reserve', () =>
+    const reply = await rateLimitCall('reserve', this.#deadlineMs, () =>
       this.#redis.plumblineQuotaReserve(key, actionsKey(key), ttlSeconds, action ?? '', limit),
     );
     if (
@@ -193,13 +202,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async release(key: string, action?: string): Promise<void> {
-    await rateLimitCall('release', () =>
+    await rateLimitCall('release', this.#deadlineMs, () =>
       this.#redis.plumblineQuotaRelease(key, actionsKey(key), action ?? ''),
     );
   }
 
   async peek(key: string): Promise<RateLimitPeek> {
-    const replies = await rateLimitCall('peek', () =>
+    const replies = await rateLimitCall('peek', this.#deadlineMs, () =>
       this.#redis.multi().get(key).pttl(key).hgetall(actionsKey(key)).exec(),
     );
     const [count, ttl, byAction] = (replies ?? []).map(([error, value]) => {
@@ -229,9 +238,9 @@ function toCounts(hash: unknown): Record<string, number> {
   return Object.fromEntries(Object.entries(hash as Record<string, unknown>).map(([k, v]) => [k, Number(v)]));
 }
 
-async function rateLimitCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+async function rateLimitCall<T>(what: string, deadlineMs: number, call: () => Promise<T>): Promise<T> {
   try {
-    return await call();
+    return await withinDeadline(call(), deadlineMs);
   } catch (error) {
     if (error instanceof RateLimitStoreUnavailable) throw error;
     throw new RateLimitStoreUnavailable(`rate-limit store ${what} failed: ${messageOf(error)}`, {
@@ -243,26 +252,28 @@ async function rateLimitCall<T>(what: string, call: () => Promise<T>): Promise<T
 /** String values with expiry, for idempotency records; every failure becomes {@link IdempotencyStoreUnavailable}. */
 export class RedisKeyValueStore implements KeyValueStore {
   readonly #redis: Redis;
+  readonly #deadlineMs: number;
 
   /** Built by {@link RedisConnection}; not constructed directly. */
-  constructor(redis: Redis) {
+  constructor(redis: Redis, deadlineMs: number) {
     this.#redis = redis;
+    this.#deadlineMs = deadlineMs;
   }
 
   async get(namespace: string, key: string): Promise<string | undefined> {
-    const value = await kvCall('get', () => this.#redis.get(kvKey(namespace, key)));
+    const value = await kvCall('get', this.#deadlineMs, () => this.#redis.get(kvKey(namespace, key)));
     return value ?? undefined;
   }
 
   async putIfAbsent(namespace: string, key: string, value: string, ttlSeconds: number): Promise<boolean> {
-    const reply = await kvCall('put', () =>
+    const reply = await kvCall('put', this.#deadlineMs, () =>
       this.#redis.set(kvKey(namespace, key), value, 'EX', ttlSeconds, 'NX'),
     );
     return reply === 'OK';
   }
 
   async delete(namespace: string, key: string): Promise<void> {
-    await kvCall('delete', () => this.#redis.del(kvKey(namespace, key)));
+    await kvCall('delete', this.#deadlineMs, () => this.#redis.del(kvKey(namespace, key)));
   }
 }
 
@@ -270,14 +281,61 @@ function kvKey(namespace: string, key: string): string {
   return `kv:${namespace}:${key}`;
 }
 
-async function kvCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+async function kvCall<T>(what: string, deadlineMs: number, call: () => Promise<T>): Promise<T> {
   try {
-    return await call();
+    return await withinDeadline(call(), deadlineMs);
   } catch (error) {
     throw new IdempotencyStoreUnavailable(`idempotency store ${what} failed: ${messageOf(error)}`, {
       cause: error,
     });
   }
+}
+
+/** ioredis's own command timeout: only clears a command Redis never answers out of its queue. */
+const BACKSTOP_MS = 5000;
+
+export class CommandTimeout extends Error {
+  constructor(ms: number) {
+    super(`Command timed out (no reply within ${ms} ms)`);
+    this.name = 'CommandTimeout';
+  }
+}
+
+/**
+ * `call`, failed with {@link CommandTimeout} when Redis has not answered within `ms` of this
+ * thread's attention. A timer alone cannot keep that deadline: while this thread is busy (a PDF
+ * render, a large score, a burst of requests on a loaded box), the reply can arrive and wait in
+ * the socket, and when the thread is free again Node runs due timers before it polls for I/O — so
+ * a 300 ms pause failed a command Redis had answered in 0.2 ms, answering 503 (and, for a
+ * reservation, spending a quota place on a call never served). When the timer fires, the deadline
+ * waits for one more poll phase (`setImmediate` runs right after it): a reply already received is
+ * read and wins; a Redis that has really said nothing is a timeout.
+ */
+export function withinDeadline<T>(call: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      setImmediate(() => {
+        if (settled) return;
+        settled = true;
+        reject(new CommandTimeout(ms));
+      });
+    }, ms);
+    call.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 function messageOf(error: unknown): string {
