@@ -9,6 +9,7 @@ import { issueKey, revokeKey } from '../src/orgs/issue.js';
 import { KeyIssueRefused, PLATFORM_OPERATOR_ORG } from '../src/orgs/keys.js';
 import { OPERATOR_SCOPES } from '../src/orgs/operator.js';
 import { systemClock } from '../src/platform/clock.js';
+import { sharedLedgerProblems } from '../src/config.js';
 import { isApiKeyScope, type ApiKeyScope } from '../src/platform/crypto/api-key.js';
 import { Ledger } from '../src/platform/ledger/ledger.js';
 import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
@@ -58,6 +59,12 @@ if (command !== 'create' && command !== 'revoke' && command !== 'list')
   usage('give one of: create, revoke, list');
 
 const cfg = config();
+// On a shared ledger a key made under this machine's own pepper would be refused by every node.
+const unshared = sharedLedgerProblems(cfg, ['KEY_PEPPER', 'LEDGER_SIGNING_KEY'], false);
+if (unshared.length > 0) {
+  process.stderr.write(`${unshared.join('\n')}\n`);
+  process.exit(EXIT_USAGE);
+}
 const opened = await openLedger(cfg);
 const { store } = opened;
 const runtime = new ProjectionRuntime(store, allProjections(), null, systemClock, readModelsForCli(opened));

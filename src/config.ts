@@ -121,3 +121,48 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return parsed.data;
 }
+
+/**
+ * What every node must be given, the same, when several share one ledger (EVENTSTORE_URL): the
+ * secrets a lone node would otherwise generate into its own DATA_DIR, and the log's origin. A node
+ * that generated its own accepted no key made on another node (401 for every tenant), signed the
+ * one log with a key of its own, and — with the origin taken from its port — published another
+ * verifier key for the same log, so receipts from one node failed against the key pinned from
+ * another. `what` names who refuses ("the service", a CLI); `names` the secrets it needs.
+ */
+export function sharedLedgerProblems(
+  config: Config,
+  names: readonly SharedSecret[] = SHARED_SECRETS,
+  needsOrigin = true,
+): string[] {
+  if (!config.EVENTSTORE_URL) return [];
+  const problems = names
+    .filter((name) => config[name] === undefined)
+    .map(
+      (name) =>
+        `${name}: required with EVENTSTORE_URL — ${SECRET_ROLE[name]}; give every node the same value (docs/production.md §1)`,
+    );
+  if (needsOrigin && config.PUBLIC_BASE_URL === undefined && config.TLOG_ORIGIN === undefined)
+    problems.push(
+      "PUBLIC_BASE_URL (or TLOG_ORIGIN): required with EVENTSTORE_URL — the transparency log's origin, which every node must sign under (its default, localhost:<PORT>, differs per node)",
+    );
+  return problems;
+}
+
+export type SharedSecret = 'KEY_PEPPER' | 'LEDGER_SIGNING_KEY' | 'TLOG_SIGNING_SEED';
+const SHARED_SECRETS: readonly SharedSecret[] = ['KEY_PEPPER', 'LEDGER_SIGNING_KEY', 'TLOG_SIGNING_SEED'];
+const SECRET_ROLE: Record<SharedSecret, string> = {
+  KEY_PEPPER:
+    'API keys are stored as digests under it, so a node with another pepper refuses every key made elsewhere',
+  LEDGER_SIGNING_KEY: 'response signing secrets derive from it',
+  TLOG_SIGNING_SEED:
+    "the transparency log's Ed25519 key; a node with another one signs the same log with a second key",
+};
+
+/** The service's configuration: {@link loadConfig}, then {@link sharedLedgerProblems}. */
+export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
+  const config = loadConfig(env);
+  const problems = sharedLedgerProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

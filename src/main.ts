@@ -4,7 +4,7 @@
  * EventStoreDB it writes nothing fictitious, only the platform operator (src/demo/first-start.ts).
  */
 import { createServer } from 'node:http';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadServiceConfig } from './config.js';
 import { createApp, paymentOutboxOf, serviceOf } from './app.js';
 import { BehaviorEvaluator } from './lender-api/behavior-evaluator.js';
 import { compose } from './compose.js';
@@ -15,7 +15,7 @@ import { installProcessGuards } from './platform/http/process-guards.js';
 
 let config;
 try {
-  config = loadConfig();
+  config = loadServiceConfig();
 } catch (error) {
   if (error instanceof ConfigError) {
     process.stderr.write(`plumbline: refusing to start.\n${error.message}\n`);

@@ -75,6 +75,20 @@ describe('operations CLIs on EventStoreDB (stand-in process)', function () {
     }
   });
 
+  // Without the shared pepper the CLI made a key under its machine's own (generated into DATA_DIR),
+  // which every node of the ledger then refused: the key was issued, and useless.
+  it('keys create refuses to issue a key without the shared KEY_PEPPER and LEDGER_SIGNING_KEY', async () => {
+    const before = await head();
+    const run = runScript('keys.ts', ['create', '--org', 'Esdb Lending', '--scopes', 'credit:read'], {
+      EVENTSTORE_URL: standin.url,
+      DATA_DIR: dataDir,
+    });
+    expect(run.status).to.equal(2);
+    expect(run.stderr).to.include('KEY_PEPPER: required with EVENTSTORE_URL');
+    expect(run.stderr).to.include('LEDGER_SIGNING_KEY: required with EVENTSTORE_URL');
+    expect(await head()).to.equal(before);
+  });
+
   it('keys list shows it, read from EventStoreDB', () => {
     const rows = json<Array<{ key_id: string; org: string }>>(cli('keys.ts', 'list', '--json'));
     expect(rows.find((r) => r.key_id === keyId)).to.include({ org: 'Esdb Lending' });

@@ -29,6 +29,7 @@ const SECRETS = {
   KEY_PEPPER: 'multi-node-pepper-0123456789abcdef0123',
   LEDGER_SIGNING_KEY: 'multi-node-signing-key-0123456789abcdef',
   TLOG_SIGNING_SEED: 'ab'.repeat(32),
+  PUBLIC_BASE_URL: 'https://plumbline.multi-node.example',
 };
 const DAILY_QUOTA = 100;
 const IDEMPOTENT_PAIRS = 12;

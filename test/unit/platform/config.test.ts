@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../src/config.js';
+import { ConfigError, loadConfig, loadServiceConfig } from '../../../src/config.js';
 import { REPO_ROOT } from '../../support/cli.js';
 
 describe('configuration (ARCHITECTURE §8)', () => {
@@ -49,6 +49,38 @@ describe('configuration (ARCHITECTURE §8)', () => {
     for (const name of ['PORT', 'REDIS_URL', 'RATE_LIMIT_ON_STORE_ERROR', 'KEY_PEPPER', 'EVENTSTORE_URL'])
       expect(problems).to.include(name);
     expect((caught as ConfigError).problems).to.have.length(5);
+  });
+
+  // Several nodes share an EventStoreDB ledger: a node left to generate its own secrets into its
+  // DATA_DIR refused every key made on the others (401) and signed the log with a second key, and
+  // one without a shared origin published another verifier key (localhost:<its port>) for the log.
+  it('requires the shared secrets and the log origin of a service on EventStoreDB, and of no embedded one', () => {
+    const esdb = { EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false' };
+    const problemsOf = (env: Record<string, string>): string[] => {
+      try {
+        loadServiceConfig(env);
+        return [];
+      } catch (error) {
+        expect(error).to.be.instanceOf(ConfigError);
+        return (error as ConfigError).problems;
+      }
+    };
+    const missing = problemsOf(esdb);
+    expect(missing).to.have.length(4);
+    for (const name of ['KEY_PEPPER', 'LEDGER_SIGNING_KEY', 'TLOG_SIGNING_SEED', 'PUBLIC_BASE_URL'])
+      expect(missing.some((p) => p.startsWith(name))).to.equal(true, name);
+    const shared = {
+      ...esdb,
+      KEY_PEPPER: 'p'.repeat(32),
+      LEDGER_SIGNING_KEY: 's'.repeat(32),
+      TLOG_SIGNING_SEED: 'ab'.repeat(32),
+    };
+    expect(problemsOf(shared)).to.deep.equal([missing.find((p) => p.startsWith('PUBLIC_BASE_URL'))]);
+    expect(problemsOf({ ...shared, TLOG_ORIGIN: 'plumbline.example.com/ledger' })).to.deep.equal([]);
+    expect(problemsOf({ ...shared, PUBLIC_BASE_URL: 'https://plumbline.example.com' })).to.deep.equal([]);
+    expect(problemsOf({})).to.deep.equal([]);
+    // The CLIs read the plain configuration: ledger:verify needs none of these.
+    expect(loadConfig(esdb).EVENTSTORE_URL).to.equal(esdb.EVENTSTORE_URL);
   });
 
   it('makes `npm start` exit 2 with the list instead of starting', function () {
