@@ -89,10 +89,13 @@ function inForceFindings(s: Subject, inForce: readonly InsuranceCertificate[]): 
       }),
     );
   }
-  const through = coveredThrough(s.certs, today) ?? today;
+  // A renewal below the required limit does not continue the cover (DOMAIN §3 reads only
+  // certificates that meet it): while the in-force limit is met, only such certificates extend it.
+  const counted = limit < required.min_limit ? s.certs : s.certs.filter((c) => c.limit >= required.min_limit);
+  const through = coveredThrough(counted, today) ?? today;
   const left = daysBetween(today, through);
   if (left <= INSURANCE_EXPIRING_DAYS) {
-    const detail = `${required.type} coverage runs out on ${through}, in ${left} days, with no renewal on file (limit ${INSURANCE_EXPIRING_DAYS} days).`;
+    const detail = `${required.type} coverage runs out on ${through}, in ${left} days, with no renewal at the required limit on file (limit ${INSURANCE_EXPIRING_DAYS} days).`;
     out.push(
       finding('INSURANCE_EXPIRING', 'WARNING', {
         ...common(s, inForce, today),

@@ -76,6 +76,22 @@ describe('INSURANCE rail (DOMAIN §8)', () => {
       codes: [],
     },
     {
+      given: 'GL expiring in 10 days whose renewal from the next day is below the required limit',
+      facts: withCerts(
+        certificate('COI-1', { expires_on: '2026-06-25' }),
+        certificate('COI-2', { effective_on: '2026-06-26', expires_on: '2027-06-25', limit: 50_000_000 }),
+      ),
+      codes: ['INSURANCE_EXPIRING'],
+    },
+    {
+      given: 'GL at the limit expiring in 10 days beside an under-limit certificate in force all year',
+      facts: withCerts(
+        certificate('COI-1', { expires_on: '2026-06-25' }),
+        certificate('COI-2', { effective_on: '2026-01-01', expires_on: '2027-06-25', limit: 50_000_000 }),
+      ),
+      codes: ['INSURANCE_EXPIRING'],
+    },
+    {
       given: 'an in-force limit one cent below the requirement',
       facts: withCerts(certificate('COI-1', { limit: 99_999_999 })),
       codes: ['INSURANCE_LIMIT_LOW'],
