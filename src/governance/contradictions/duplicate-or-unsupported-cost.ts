@@ -7,11 +7,12 @@
  * - "billed in a draw" = listed in the draw's `invoices`. Earlier = an active draw recorded before
  *   (a REJECTED draw billed nothing). Invoice numbers compare trimmed and case-insensitively
  *   ("inv-7" and "INV-7 " are one invoice). A repeat within the same draw is not "an earlier
- *   draw" and is left to the support test. One BLOCKING finding per duplicated invoice document,
- *   attributed to its vendor; not curable by documents (the draw must drop the cost).
+ *   draw" and is left to the support test, which counts it once. One BLOCKING finding per
+ *   duplicated invoice document, attributed to its vendor; not curable by documents (the draw
+ *   must drop the cost).
  * - "amount requested this period" = the draw's `requested_amount`; support = Σ amounts of the
- *   draw's invoices that are on file and not duplicates. Exactly 90 % passes. Curable by
- *   documents (more invoices). Attributed to the GC.
+ *   draw's invoices that are on file and not duplicates, each vendor + number once. Exactly 90 %
+ *   passes. Curable by documents (more invoices). Attributed to the GC.
  * - A request the application's own G702 does not support (issue 14): `requested_amount` ≠ line 8
  *   (current payment due) → WARNING, attributed to the GC, not curable by documents (the
  *   application must be corrected). The payment push never pays the requested figure anyway: it
@@ -52,7 +53,12 @@ function drawDrafts(input: ScanInput, draw: Draw): (FindingDraft | null)[] {
   }
   const invoices = invoicesOf(input, draw);
   const duplicates = invoices.filter((i) => earlier.has(invoiceKey(i)));
-  const support = sum(invoices.filter((i) => !earlier.has(invoiceKey(i))).map((i) => i.amount));
+  // Each vendor invoice supports the request once: the same number uploaded twice and listed twice
+  // in this draw is one invoice, not two.
+  const supporting = new Map<string, Invoice>();
+  for (const i of invoices)
+    if (!earlier.has(invoiceKey(i)) && !supporting.has(invoiceKey(i))) supporting.set(invoiceKey(i), i);
+  const support = sum([...supporting.values()].map((i) => i.amount));
   return [
     ...duplicates.map((i) => duplicateDraft(draw, i, earlier.get(invoiceKey(i))!)),
     supportDraft(input, draw, support),

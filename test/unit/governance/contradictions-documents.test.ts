@@ -167,6 +167,21 @@ describe('DUPLICATE_OR_UNSUPPORTED_COST (DOMAIN §2)', () => {
     ]);
   });
 
+  it('counts an invoice listed twice in the same draw (same vendor and number) once toward support', () => {
+    // application 2 requests $495,000 (90 %: $445,500); G-2 for $250,000 uploaded twice and both listed
+    const { w, d2 } = cleanWorld();
+    const invoice = w.documents.find((d) => d.id === 'INV-2');
+    if (invoice?.type !== 'INVOICE') throw new Error('fixture');
+    invoice.amount = 25_000_000;
+    w.invoice({ id: 'INV-2b', number: 'g-2 ', amount: 25_000_000 });
+    d2.invoices.push('INV-2b');
+    const found = findingsFor(w, 'DUPLICATE_OR_UNSUPPORTED_COST');
+    expect(found.map((f) => [f.severity, f.draw_id, f.title])).to.deep.equal([
+      ['WARNING', 'DRW-2', 'Application 2: invoices do not support the request'],
+    ]);
+    expect(found[0]!.detail).to.contain('$250,000.00');
+  });
+
   it('does not count a duplicated invoice as support', () => {
     const { w, d2 } = cleanWorld();
     d2.invoices = ['INV-1'];
