@@ -7,6 +7,7 @@ import { finding, type RailFinding } from './findings.js';
 import { keyOf, latestPer, observationsOf } from './observations.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
 import { evaluateWith, observed, type FactCheck } from './coverage.js';
+import { exceeds } from './thresholds.js';
 
 /** DOMAIN §8 "maintenance overdue": operating hours since service beyond 1 × the interval. */
 export const EQUIPMENT_MAINTENANCE_DUE_FACTOR = 1;
@@ -28,7 +29,7 @@ function common(log: EquipmentLog) {
 function serviceFindings(log: EquipmentLog): RailFinding[] {
   const ratio = log.hours / log.interval_hours;
   const detail = `${log.hours} hours since service on ${log.last_maintenance_on}, interval ${log.interval_hours} hours (${ratio.toFixed(2)} ×).`;
-  if (ratio > EQUIPMENT_FAILURE_RISK_FACTOR)
+  if (exceeds(ratio, EQUIPMENT_FAILURE_RISK_FACTOR))
     return [
       finding('EQUIPMENT_FAILURE_RISK', 'WARNING', {
         ...common(log),
@@ -36,7 +37,7 @@ function serviceFindings(log: EquipmentLog): RailFinding[] {
         detail,
       }),
     ];
-  if (ratio > EQUIPMENT_MAINTENANCE_DUE_FACTOR)
+  if (exceeds(ratio, EQUIPMENT_MAINTENANCE_DUE_FACTOR))
     return [
       finding('EQUIPMENT_MAINTENANCE_OVERDUE', 'WARNING', {
         ...common(log),

@@ -8,6 +8,7 @@ import { finding, type RailFinding } from './findings.js';
 import { keyOf, latestPer, observationsOf, siteOf } from './observations.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
 import { evaluateWith, observed, type FactCheck } from './coverage.js';
+import { settled } from './thresholds.js';
 
 /** DOMAIN §8: executed change orders adding more than 2 % of the contract sum per month. */
 export const MARKET_CO_VELOCITY_PCT_PER_MONTH = 2;
@@ -55,7 +56,8 @@ function coVelocity(facts: RailFacts, project: Project, today: IsoDate): RailFin
 }
 
 function costEscalation(c: CostIndex): RailFinding[] {
-  const escalation = ((c.index - c.baseline) * 100) / c.baseline;
+  // Settled: index 1.1 over a baseline of 1 is exactly 10 %, not 10.000000000000009 %.
+  const escalation = settled(((c.index - c.baseline) * 100) / c.baseline);
   if (!(escalation > MARKET_COST_ESCALATION_PCT)) return [];
   return [
     finding('MARKET_COST_ESCALATION', 'WARNING', {

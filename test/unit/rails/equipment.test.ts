@@ -43,6 +43,11 @@ describe('EQUIPMENT rail (DOMAIN §8)', () => {
       codes: ['EQUIPMENT_MAINTENANCE_OVERDUE'],
     },
     {
+      given: 'hours since service exactly 1.2 × a decimal interval (5.4 hours over 4.5)',
+      facts: facts({ observations: [crane('OBS-1', 5.4, { interval_hours: 4.5 })] }),
+      codes: ['EQUIPMENT_MAINTENANCE_OVERDUE'],
+    },
+    {
       given: 'hours since service just past 1.2 × the interval (failure risk supersedes overdue)',
       facts: facts({ observations: [crane('OBS-1', 301)] }),
       codes: ['EQUIPMENT_FAILURE_RISK'],

@@ -72,6 +72,16 @@ describe('MARKET rail (DOMAIN §8)', () => {
       codes: [],
     },
     {
+      given: 'an index of 1.1 over a baseline of 1 (exactly 10 %, typed as decimals)',
+      facts: facts({
+        observations: [
+          obs.costIndex('OBS-c1', 1.1, 1),
+          obs.costIndex('OBS-c2', 0.33, 0.3, { material: 'Lumber' }),
+        ],
+      }),
+      codes: [],
+    },
+    {
       given: 'rebar 10.1 % above its baseline',
       facts: facts({ observations: [obs.costIndex('OBS-c1', 110.1, 100)] }),
       codes: ['MARKET_COST_ESCALATION'],
