@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import request from 'supertest';
 import { verifySignature } from '../../src/platform/crypto/signing.js';
@@ -201,6 +202,51 @@ describe('HTTP platform (SPEC §1–§3, §9–§10)', function () {
       expect(await svc.head()).to.equal(before);
       for (const res of [big, text, broken, unknown, badAction])
         expect(JSON.stringify(res.body)).to.not.match(/\bat .*\.ts:\d+/);
+    });
+  });
+
+  describe('compressed bodies', () => {
+    it('answers a gzip, deflate or brotli body that does not decode with 400, recording nothing', async () => {
+      const key = await svc.key('First Builders Bank');
+      const before = await svc.head();
+      const whole = gzipSync(JSON.stringify({ kind: 'incident' }));
+      // the bytes as they are (superagent would JSON-encode a Buffer sent as application/json)
+      const raw = (bytes: Buffer): string => bytes as unknown as string;
+      for (const [encoding, bytes] of [
+        ['gzip', Buffer.from('not gzip at all')],
+        ['gzip', whole.subarray(0, 12)],
+        ['deflate', Buffer.from('xx')],
+        ['br', Buffer.from('xx')],
+      ] as const) {
+        const res = await request(svc.app)
+          .post('/api/observations')
+          .set({ Authorization: `Bearer ${key.key}` })
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', encoding)
+          .serialize(raw)
+          .send(bytes);
+        expect(res.status, `${encoding}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+        expect(res.body.code).to.equal('INVALID_REQUEST');
+        expect(res.body.errors).to.deep.equal([
+          {
+            path: '',
+            code: 'invalid_encoding',
+            message: 'the body does not decode as its Content-Encoding says',
+          },
+        ]);
+      }
+      // a body that decodes is read as JSON (and refused here only by its schema)
+      const decoded = await request(svc.app)
+        .post('/api/observations')
+        .set({ Authorization: `Bearer ${key.key}` })
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'gzip')
+        .serialize(raw)
+        .send(whole);
+      expect(decoded.status).to.equal(400);
+      expect(decoded.body.detail).to.not.contain('Content-Encoding');
+      expect(await svc.head()).to.equal(before);
     });
   });
 

@@ -139,7 +139,7 @@ export function jsonBody(limit = BODY_LIMIT): RequestHandler {
       (done) => parse(req, res, bindRequestScope(done)),
       (error?: unknown) => {
         if (error) {
-          next(error);
+          next(bodyParserProblem(error) ?? undecodableBody(error));
           return;
         }
         const at = loneSurrogateAt(req.body as unknown);
@@ -158,6 +158,20 @@ export function jsonBody(limit = BODY_LIMIT): RequestHandler {
       },
     );
   };
+}
+
+/**
+ * body-parser hands on a read failure of the body's own bytes — a gzip, deflate or brotli stream
+ * that does not decode (zlib's "incorrect header check", a truncated stream) — as a 4xx with no
+ * `type`: the client's fault, answered 400 like malformed JSON instead of an unhandled 500.
+ */
+function undecodableBody(error: unknown): unknown {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status !== 'number' || status < 400 || status > 499) return error;
+  const message = 'the body does not decode as its Content-Encoding says';
+  return new ProblemError('INVALID_REQUEST', message, {
+    errors: [{ path: '', code: 'invalid_encoding', message }],
+  });
 }
 
 /** What body-parser's `verify` throws for a body nested deeper than MAX_JSON_DEPTH. */
