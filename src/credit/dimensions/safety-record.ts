@@ -16,8 +16,9 @@ import { makeSignal, type Signal, type SignalContext } from '../signals.js';
 
 /**
  * The entity's observations known by today, in id order: its own, plus the unattributed ones of
- * projects it is GC of. Read through the projection's `by_entity` / `by_project` indexes, so the
- * cost follows the entity's observations, not the whole ledger's.
+ * projects it is GC of, each OSHA activity once (see {@link withoutRestatedCitations}). Read through
+ * the projection's `by_entity` / `by_project` indexes, so the cost follows the entity's
+ * observations, not the whole ledger's.
  */
 export function observationsOf(ctx: SignalContext): Observation[] {
   const { observations, by_entity, by_project } = ctx.facts.observations;
@@ -33,7 +34,39 @@ export function observationsOf(ctx: SignalContext): Observation[] {
       .flatMap(known)
       .filter((o) => o.entity_id === null),
   );
-  return [...attributed, ...unattributed].sort((a, b) => a.id.localeCompare(b.id));
+  return withoutRestatedCitations([...attributed, ...unattributed]).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** OSHA activity numbers compare without case or spaces (`"1234 567"` is `1234567`). */
+function activityKey(citation: OshaCitation): string {
+  return citation.activity_nr.replace(/\s+/g, '').toUpperCase();
+}
+
+/**
+ * One OSHA activity is one citation, however often it is furnished. The project whose lender first
+ * recorded it owns it: a later record from that project restates it (its abatement, a corrected
+ * type) and stands instead of the earlier one; the same activity furnished on any other project is
+ * a replay and counts nothing. Counting every record let one lender charge a firm's citation again
+ * and again (three copies of one willful citation: safety 100 → 0, composite −15, PROBATION in every
+ * lender's report), or "abate" another lender's citation with a copy of its own.
+ */
+function withoutRestatedCitations(observations: Observation[]): Observation[] {
+  const byActivity = new Map<string, OshaCitation[]>();
+  for (const o of observations) {
+    if (o.kind !== 'osha_citation') continue;
+    const key = activityKey(o);
+    const group = byActivity.get(key);
+    if (group) group.push(o);
+    else byActivity.set(key, [o]);
+  }
+  const standing = new Set<string>();
+  for (const group of byActivity.values()) {
+    group.sort((a, b) => a.recorded_seq - b.recorded_seq);
+    const first = group[0]!;
+    const owned = group.filter((c) => c.org_id === first.org_id && c.project_id === first.project_id);
+    standing.add(owned[owned.length - 1]!.id);
+  }
+  return observations.filter((o) => o.kind !== 'osha_citation' || standing.has(o.id));
 }
 
 function citationSignals(ctx: SignalContext, citation: OshaCitation): Signal[] {

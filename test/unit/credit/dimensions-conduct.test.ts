@@ -165,6 +165,51 @@ describe('safety_record', () => {
     expect(dimension(w, 'safety_record').score).to.equal(100 - 5 - 5 - 10);
   });
 
+  describe('one OSHA activity furnished more than once', () => {
+    function citation(w: World, id: string, project: string, overrides: Partial<OshaCitation> = {}): void {
+      w.observe<OshaCitation>({
+        id,
+        kind: 'osha_citation',
+        project_id: project,
+        entity_id: GC,
+        observed_on: TODAY,
+        activity_nr: '1234567',
+        type: 'W',
+        penalty: 10_000_00,
+        abate_by: '2026-05-20',
+        abated_on: null,
+        ...overrides,
+      });
+    }
+
+    it('counts once when another project furnishes it again and again', () => {
+      const once = site();
+      citation(once.w, 'OBS-w1', once.p.id);
+      const replayed = site();
+      replayed.w.project('prj_b');
+      citation(replayed.w, 'OBS-w1', replayed.p.id);
+      for (const id of ['OBS-w2', 'OBS-w3', 'OBS-w4'])
+        citation(replayed.w, id, 'prj_b', { activity_nr: '1234 567' });
+      expect(dimension(once.w, 'safety_record').score).to.equal(100 - 25 - 10 - 5);
+      expect(dimension(replayed.w, 'safety_record')).to.deep.equal(dimension(once.w, 'safety_record'));
+    });
+
+    it("takes its own project's later record (the abatement) instead of the first", () => {
+      const { w, p } = site();
+      citation(w, 'OBS-w1', p.id);
+      citation(w, 'OBS-w2', p.id, { abated_on: '2026-05-19' });
+      expect(dimension(w, 'safety_record').score).to.equal(100 - 25 - 5);
+    });
+
+    it('is not abated or downgraded by a copy furnished on another project', () => {
+      const { w, p } = site();
+      w.project('prj_b');
+      citation(w, 'OBS-w1', p.id);
+      citation(w, 'OBS-w2', 'prj_b', { type: 'O', abated_on: '2026-05-19' });
+      expect(dimension(w, 'safety_record').score).to.equal(100 - 25 - 10 - 5);
+    });
+  });
+
   it('charges a site observation naming nobody to the GC, not to a subcontractor', () => {
     const { w, p } = site();
     w.observe<OshaCitation>({
