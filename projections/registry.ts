@@ -12,7 +12,7 @@ import {
   type SamExtractImported,
   type SamRegistrationRecorded,
 } from '../src/registry/events.js';
-import { normalizeName } from '../src/registry/normalize.js';
+import { nameKey } from '../src/registry/normalize.js';
 import { emptyRegistryState, own, type RegistryState } from '../src/registry/state.js';
 
 /** Adds `id` under `key` once, keeping insertion (ledger) order. */
@@ -45,8 +45,7 @@ function entityRegistered(state: RegistryState, event: EntityRegistered): void {
     registered_at: event.recorded_at,
     seq: event.seq,
   };
-  for (const name of [d.legal_name, ...d.aliases])
-    addTo(state.entity_names, normalizeName(name), d.entity_id);
+  for (const name of [d.legal_name, ...d.aliases]) addTo(state.entity_names, nameKey(name), d.entity_id);
   claim(state.entity_by_ein, d.ein, d.entity_id);
   claim(state.entity_by_uei, d.uei, d.entity_id);
   claim(state.entity_by_cage, d.cage, d.entity_id);
@@ -58,12 +57,12 @@ function exclusionRecorded(state: RegistryState, event: SamExclusionRecorded): v
   if (previous) {
     removeFrom(state.exclusions_by_uei, previous.uei, key);
     removeFrom(state.exclusions_by_cage, previous.cage, key);
-    removeFrom(state.exclusions_by_name, normalizeName(previous.name), key);
+    removeFrom(state.exclusions_by_name, nameKey(previous.name), key);
   }
   state.exclusions[key] = { key, content_hash, record, seq: event.seq };
   addTo(state.exclusions_by_uei, record.uei, key);
   addTo(state.exclusions_by_cage, record.cage, key);
-  addTo(state.exclusions_by_name, normalizeName(record.name), key);
+  addTo(state.exclusions_by_name, nameKey(record.name), key);
 }
 
 function registrationRecorded(state: RegistryState, event: SamRegistrationRecorded): void {
@@ -81,7 +80,8 @@ function extractImported(state: RegistryState, event: SamExtractImported): void 
 
 export const registryProjection: Projection<RegistryState> = {
   name: 'registry',
-  version: 1,
+  // v2: names indexed by nameKey (spaces, invisible characters and look-alike letters ignored).
+  version: 2,
   init: emptyRegistryState,
   evolve(state, event: SealedEvent) {
     if (!isRegistryEvent(event)) return state;

@@ -6,7 +6,7 @@ import type { EventInput } from '../platform/ledger/envelope.js';
 import { idFromUuid } from '../platform/ids.js';
 import type { EntityRole, RegisterEntityBody } from './contract.js';
 import { entityStream, type EntityRegisteredData } from './events.js';
-import { canonicalCode, canonicalEin, normalizeName } from './normalize.js';
+import { canonicalCode, canonicalEin, nameKey } from './normalize.js';
 import { own, type RegistryState } from './state.js';
 
 export const ENTITY_ID_PREFIX = 'ent_';
@@ -38,10 +38,10 @@ function unique<T>(values: readonly T[]): T[] {
 
 /** Aliases that add a name: trimmed, none equal (after normalization) to the legal name or each other. */
 function distinctAliases(legalName: string, aliases: readonly string[]): string[] {
-  const seen = new Set([normalizeName(legalName)]);
+  const seen = new Set([nameKey(legalName)]);
   const out: string[] = [];
   for (const alias of aliases) {
-    const key = normalizeName(alias);
+    const key = nameKey(alias);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(alias.trim());

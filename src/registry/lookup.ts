@@ -6,7 +6,14 @@
  * its firm by EIN or UEI); none → not found (404 with up to 5 candidates by name similarity).
  */
 import { UEI_PATTERN } from './contract.js';
-import { canonicalCode, canonicalEin, nameSimilarity, normalizeName, trigrams } from './normalize.js';
+import {
+  canonicalCode,
+  canonicalEin,
+  nameKey,
+  nameSimilarity,
+  normalizeName,
+  trigrams,
+} from './normalize.js';
 import { listed, own, type EntityRecord, type RegistryState } from './state.js';
 import { valuesOf } from '../platform/projections/index.js';
 
@@ -89,7 +96,7 @@ export function lookupEntity(state: RegistryState, ref: string): EntityLookup {
     if (id !== undefined) return resolved(state, [id]);
   }
   const normalized = normalizeName(text);
-  const match = resolved(state, listed(state.entity_names, normalized));
+  const match = resolved(state, listed(state.entity_names, nameKey(text)));
   if (match.kind !== 'not_found' || normalized === '') return match;
   return { kind: 'not_found', candidates: similarEntities(state, normalized) };
 }

@@ -25,21 +25,56 @@ const SUFFIXES = new Set(CORPORATE_SUFFIXES);
 
 /** Periods and apostrophes join what they separate (`L.L.C.` → `llc`, `O'Brien` → `obrien`). */
 const JOINING_PUNCTUATION = /[.'’`]/g;
+/**
+ * Characters that show nothing (zero-width space and joiners, soft hyphen, word joiner, BOM…):
+ * removed, so an invisible one inside a word cannot split it into two.
+ */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 /** Any other run of non-letters/non-digits separates words. */
 const SEPARATORS = /[^\p{L}\p{N}]+/gu;
 const COMBINING_MARKS = /\p{M}+/gu;
 
 /**
- * The form names are compared in: lower case, accents folded, punctuation removed, single spaces,
- * trailing corporate designators dropped (repeatedly: "Acme Co., Inc." → "acme"), but never the
- * last remaining word ("Company" stays "company"). Designators are only dropped at the end,
- * where they are designators; "Co Op Builders" keeps its "co".
+ * Cyrillic and Greek letters that pass for Latin ones in a name (after lower-casing; a letter
+ * whose capital looks Latin maps to that capital's letter: Cyrillic н is H, Greek ν is N): the
+ * skeleton Unicode TR39 would give them. "Аpex" with a Cyrillic А is Apex.
+ */
+// prettier-ignore
+const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  а: 'a', в: 'b', е: 'e', ѕ: 's', і: 'i', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c',
+  т: 't', у: 'y', х: 'x', һ: 'h', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', ү: 'y',
+  α: 'a', β: 'b', ε: 'e', ζ: 'z', η: 'h', ι: 'i', κ: 'k', μ: 'm', ν: 'n', ο: 'o', ρ: 'p', τ: 't',
+  υ: 'y', χ: 'x', ı: 'i',
+};
+const LOOK_ALIKE = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 'gu');
+
+/**
+ * The form names are compared in: lower case, accents folded, look-alike letters read as the
+ * Latin ones they imitate, invisible characters removed, `&` read as "and", punctuation removed,
+ * single spaces, trailing corporate designators dropped (repeatedly: "Acme Co., Inc." → "acme"),
+ * but never the last remaining word ("Company" stays "company"). Designators are only dropped at
+ * the end, where they are designators; "Co Op Builders" keeps its "co".
  */
 export function normalizeName(name: string): string {
-  const folded = name.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
+  const folded = name
+    .normalize('NFKD')
+    .replace(COMBINING_MARKS, '')
+    .replace(INVISIBLE, '')
+    .toLowerCase()
+    .replace(LOOK_ALIKE, (c) => LOOK_ALIKES[c] ?? c)
+    .replaceAll('&', ' and ');
   const words = folded.replace(JOINING_PUNCTUATION, '').replace(SEPARATORS, ' ').trim().split(' ');
   while (words.length > 1 && SUFFIXES.has(words[words.length - 1]!)) words.pop();
   return words.join(' ');
+}
+
+/**
+ * The key two names are equal under (SPEC §4: case, punctuation and whitespace ignored): the
+ * normalized name without its spaces, so "Black-Water Paving" and "BLACKWATER PAVING CO." are one
+ * name. Entity lookups and the exclusion match by name compare these keys.
+ */
+export function nameKey(name: string): string {
+  return normalizeName(name).replaceAll(' ', '');
 }
 
 const EIN_DASHED = /^(\d{2})-(\d{7})$/;

@@ -9,7 +9,7 @@
  * name (legal name or alias) when the entity has neither.
  */
 import { INDEFINITE, type SamExclusionRecord, type SamRegistrationRecord } from './records.js';
-import { normalizeName } from './normalize.js';
+import { nameKey } from './normalize.js';
 import { listed, own, type ImportRef, type RegistryState } from './state.js';
 
 export interface RegistrySubject {
@@ -125,7 +125,7 @@ export function findRegistryRecords(state: RegistryState, subject: RegistrySubje
   const exclusionKeys =
     subject.uei === null && subject.cage === null
       ? [subject.legal_name, ...(subject.aliases ?? [])].flatMap((n) =>
-          listed(state.exclusions_by_name, normalizeName(n)),
+          listed(state.exclusions_by_name, nameKey(n)),
         )
       : [...listed(state.exclusions_by_uei, subject.uei), ...listed(state.exclusions_by_cage, subject.cage)];
   const exclusions = distinct(exclusionKeys).map((key) => own(state.exclusions, key)?.record);

@@ -43,7 +43,7 @@ export interface ImportRef {
 
 export interface RegistryState {
   entities: Record<string, EntityRecord>;
-  /** normalized legal name or alias → entity ids */
+  /** nameKey of each legal name and alias → entity ids */
   entity_names: Record<string, string[]>;
   entity_by_ein: Record<string, string>;
   entity_by_uei: Record<string, string>;
@@ -56,7 +56,7 @@ export interface RegistryState {
   exclusions: Record<string, RegistryEntry<SamExclusionRecord>>;
   exclusions_by_uei: Record<string, string[]>;
   exclusions_by_cage: Record<string, string[]>;
-  /** normalized name → exclusion keys */
+  /** nameKey of the excluded name → exclusion keys */
   exclusions_by_name: Record<string, string[]>;
   imports: Record<SamFormat, ImportRef | null>;
 }

@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import { isoDate, type Clock } from '../../platform/clock.js';
-import { canonicalCode, normalizeName } from '../normalize.js';
+import { canonicalCode, nameKey } from '../normalize.js';
 import { INDEFINITE, type SamExclusionRecord, type SamRegistrationRecord } from '../records.js';
 import type { RegistrySubject } from '../registry-check.js';
 import { anySamDateToIso } from './dates.js';
@@ -261,8 +261,7 @@ function pauseAfter429(retryAfter: string | null, now: Date): number {
   return Math.min(Math.max(ms, 0), SAM_RATE_LIMIT_MAX_PAUSE_MS);
 }
 
-const sameName = (a: string | null | undefined, b: string): boolean =>
-  a != null && normalizeName(a) === normalizeName(b);
+const sameName = (a: string | null | undefined, b: string): boolean => a != null && nameKey(a) === nameKey(b);
 
 /** What SAM answered for one subject: its registrations and exclusions, each matched to it. */
 export type SamSubjectAnswer = SamAnswer<{

@@ -57,6 +57,9 @@ describe('entity lookup (SPEC §4)', () => {
       'ACME BUILDERS LLC',
       ' Acme  Builders, Corp. ',
       'roadrunner paving inc',
+      'Acme-Builders',
+      'A c m e Builders',
+      '\u0410cme Build\u200bers',
     ]) {
       const found = lookupEntity(state, ref);
       expect(found.kind === 'found' && found.entity.entity_id, ref).to.equal(acme);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   canonicalEin,
   CORPORATE_SUFFIXES,
+  nameKey,
   nameSimilarity,
   normalizeName,
   trigrams,
@@ -11,7 +12,7 @@ describe('entity name normalization (SPEC §4)', () => {
   it('ignores case, punctuation and whitespace', () => {
     expect(normalizeName('  ACME   Builders,  Inc. ')).to.equal('acme builders');
     expect(normalizeName('acme-builders')).to.equal(normalizeName('ACME / Builders'));
-    expect(normalizeName("O'Brien & Sons")).to.equal('obrien sons');
+    expect(normalizeName("O'Brien & Sons")).to.equal('obrien and sons');
   });
 
   it('drops every corporate suffix SPEC §4 lists, including L.L.C.', () => {
@@ -41,6 +42,17 @@ describe('entity name normalization (SPEC §4)', () => {
   it('never normalizes a name to nothing: a lone designator stays', () => {
     expect(normalizeName('Company')).to.equal('company');
     expect(normalizeName('---')).to.equal('');
+  });
+
+  it('removes invisible characters and reads look-alike Cyrillic and Greek letters as Latin', () => {
+    expect(normalizeName('Ac\u200bme Build\u00ading\u2060s')).to.equal('acme buildings');
+    expect(normalizeName('\u0410\u0420\u0415\u0425 Builders')).to.equal('apex builders');
+    expect(normalizeName('\u0391\u03a1\u0395\u03a7 Builders')).to.equal('apex builders');
+  });
+
+  it('keys names without their spaces, so a hyphen or a space between words changes nothing', () => {
+    expect(nameKey('Black-Water Paving, Inc.')).to.equal(nameKey('BLACKWATER PAVING CO.'));
+    expect(nameKey('Black-Water Paving, Inc.')).to.equal('blackwaterpaving');
   });
 
   it('folds accents so SAM spellings and typed spellings meet', () => {

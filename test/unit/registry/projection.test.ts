@@ -75,7 +75,7 @@ describe('registry projection', () => {
   it('indexes an entity by normalized legal name and alias, EIN and UEI, with who registered it and when', () => {
     const state = foldRegistry(events.slice(0, 1));
     const [id] = Object.keys(state.entities);
-    expect(state.entity_names).to.deep.equal({ 'keystone framing': [id], kfl: [id] });
+    expect(state.entity_names).to.deep.equal({ keystoneframing: [id], kfl: [id] });
     expect(state.entity_by_ein).to.deep.equal({ '98-7654321': id });
     expect(state.entity_by_uei).to.deep.equal({ KEYST0NE0001: id });
     expect(state.entities[id!]).to.include({
@@ -91,7 +91,7 @@ describe('registry projection', () => {
     expect(state.exclusions[key]?.content_hash).to.equal(recordContentHash(amended));
     expect(state.exclusions_by_uei).to.deep.equal({ ACMEBLDRS009: [key] });
     expect(state.exclusions_by_cage).to.deep.equal({});
-    expect(state.exclusions_by_name).to.deep.equal({ 'acme holdings': [key] });
+    expect(state.exclusions_by_name).to.deep.equal({ acmeholdings: [key] });
   });
 
   it('ignores events that are not registry events', () => {

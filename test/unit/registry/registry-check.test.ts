@@ -155,6 +155,29 @@ describe('matching SAM records to an entity (DOMAIN §5)', () => {
     expect(verifyContractorRegistry(state, subject, TODAY).exclusions).to.equal('clear');
   });
 
+  it('matches the name however it is spelled: spaces and hyphens, invisible characters, look-alike letters, & for and', () => {
+    const state = recorded([
+      exclusion({ uei: 'OTHERUEI0001', name: 'BLACKWATER PAVING CO.', sam_number: 'S1' }),
+      exclusion({ uei: 'OTHERUEI0002', name: "O'NEIL & SONS CONCRETE, INC.", sam_number: 'S2' }),
+    ]);
+    const spellings = [
+      'Black-Water Paving, Inc.',
+      'Black Water Paving',
+      'Blackwater Pav\u200bing LLC',
+      'Blackwater Pa\u00adving',
+      'Bl\u0430ckw\u0430ter P\u0430ving',
+      'BL\u0391CKW\u0391TER P\u0391VING',
+      'ONeil and Sons Concrete',
+    ];
+    for (const legal_name of spellings)
+      expect(
+        verifyContractorRegistry(state, { legal_name, uei: null, cage: null }, TODAY).exclusions,
+        legal_name,
+      ).to.equal('excluded');
+    const other = { legal_name: 'Blackwater Paving Supply', uei: null, cage: null };
+    expect(verifyContractorRegistry(state, other, TODAY).exclusions).to.equal('clear');
+  });
+
   it('matches the registration by UEI, else by CAGE', () => {
     const state = recorded([], [registration()]);
     const byCage = { legal_name: 'Acme', uei: null, cage: '1ABC2' };
