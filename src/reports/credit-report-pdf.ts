@@ -90,18 +90,23 @@ export interface ReportContext {
   inquiries: readonly { on: string; yours: boolean }[];
 }
 
+/** Who stands behind a dimension (the JSON report's `furnishers`): how many distinct furnishers. */
+function furnishedBy(furnishers: number): string {
+  return furnishers === 0 ? ', no furnisher' : `, ${furnishers} furnisher${furnishers === 1 ? '' : 's'}`;
+}
+
 function dimensionBars(report: CreditReport): Content {
   const rows = Object.entries(report.credit.dimensions).map(([name, d]) => [
     { text: DIMENSION_LABELS[name] ?? words(name), style: 'label' },
-    scoreBar(d.score, 200, d.insufficient_data),
+    scoreBar(d.score, 160, d.insufficient_data),
     { text: `${d.score}  ${d.grade}`, bold: true },
     `weight ${d.weight}%`,
     d.insufficient_data
-      ? { text: 'thin data (prior 70)', italics: true, color: '#555555' }
-      : `${d.signals} signal${d.signals === 1 ? '' : 's'}`,
+      ? { text: `thin data (prior 70)${furnishedBy(d.furnishers)}`, italics: true, color: '#555555' }
+      : `${d.signals} signal${d.signals === 1 ? '' : 's'}${furnishedBy(d.furnishers)}`,
   ]);
   return {
-    table: { widths: [120, 202, 34, 50, '*'], body: rows },
+    table: { widths: [120, 162, 34, 50, '*'], body: rows },
     layout: 'noBorders',
     margin: [0, 2, 0, 6],
   };

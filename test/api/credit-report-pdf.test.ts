@@ -156,6 +156,15 @@ describe('credit report PDF (SPEC §8)', function () {
     const first = await renderCreditReportPdf(report);
     const second = await renderCreditReportPdf(JSON.parse(JSON.stringify(report)) as CreditReport);
     expect(Buffer.compare(first, second)).to.equal(0);
+    // Every field of the JSON report is printed: each dimension's signals and furnishers too.
+    const flat = (await pdfText(first)).replace(/\s+/g, ' ');
+    for (const d of Object.values(report.credit.dimensions)) {
+      const furnishers = `${d.furnishers} furnisher${d.furnishers === 1 ? '' : 's'}`;
+      const shown = d.insufficient_data
+        ? 'thin data (prior 70)'
+        : `${d.signals} signal${d.signals === 1 ? '' : 's'}`;
+      expect(flat).to.include(`${shown}, ${d.furnishers === 0 ? 'no furnisher' : furnishers}`);
+    }
     const later = await renderCreditReportPdf({ ...report, as_of: '2026-06-16T12:00:00.000Z' });
     expect(Buffer.compare(first, later)).to.not.equal(0);
   });
