@@ -9,7 +9,8 @@
  *   (201, or 409 when it has none), `payment-push` on the profile's preferred rail its PRAL allows
  *   (201 expected) — after which everyone's unconditional waivers follow (`after_funding`);
  * - on `today`: a final scan and compile per project, a certification per project, a simulation
- *   of every application under review, P02's payment push refused by its gate (422 expected);
+ *   of the application still under review (none once every application is funded), P02's
+ *   payment push refused by its gate (422 expected);
  * - phase `credit`: lender credit inquiries per GC at −60/−30/0 days (score history for DOMAIN §5
  *   composite drops), not sent by default (steps.ts says why).
  */
@@ -127,9 +128,18 @@ export function reviewSteps(m: ProjectModel, d: DrawModel, previous: DrawModel |
   ];
 }
 
-/** What the lender runs on `today` for every project. */
+/**
+ * The latest application the lender can still decide: one the timeline does not fund (the demo
+ * rejects none). A funded draw answers 409 to a simulation (DOMAIN §10 weighs funding it, done).
+ */
+export function undecidedDraw(m: ProjectModel): DrawModel | undefined {
+  return m.draws.filter((d) => !d.fund).at(-1);
+}
+
+/** What the lender runs on `today` for every project; the simulation only while a draw is undecided. */
 export function finalSteps(m: ProjectModel, today: string): DatedStep[] {
   const d = latestDraw(m);
+  const open = undecidedDraw(m);
   return [
     scan(today, m),
     compile(today, m, d),
@@ -140,7 +150,17 @@ export function finalSteps(m: ProjectModel, today: string): DatedStep[] {
       { action: 'issue', project_id: ref(m.ref) },
       `${m.ref}: certification`,
     ),
-    gov(today, m, '/api/simulate', { action: 'simulate_draw', draw_id: ref(d.ref) }, `${d.ref}: simulate`),
+    ...(open
+      ? [
+          gov(
+            today,
+            m,
+            '/api/simulate',
+            { action: 'simulate_draw', draw_id: ref(open.ref) },
+            `${open.ref}: simulate`,
+          ),
+        ]
+      : []),
   ];
 }
 

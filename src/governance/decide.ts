@@ -293,6 +293,10 @@ function decideSimulate(head: GovernanceHead, drawId: string, ctx: GovernanceCtx
   const found = drawAt(head, ctx.org_id, drawId, ctx.now);
   if (!found) return rejected('NOT_FOUND', `no draw ${drawId}`);
   const { ctx: project, draw } = found;
+  // DOMAIN §10 weighs funding the draw against not funding it; a FUNDED or REJECTED draw has had
+  // that decision (its amount is already in, or out of, the disbursements), so nothing to weigh.
+  const settled = settledDraw(draw);
+  if (settled) return rejected('CONFLICT', `${settled}: nothing to simulate`);
   const compiled = compileAt(head, project, draw, ctx.now);
   const adequacy = compiled.adequacy;
   if (!adequacy)
@@ -332,6 +336,17 @@ function decideSimulate(head: GovernanceHead, drawId: string, ctx: GovernanceCtx
   return accepted([recorded.event], payload);
 }
 
+/**
+ * DOMAIN §1: FUNDED and REJECTED end a draw's lifecycle (SUBMITTED → COMPILED → FUNDED, or
+ * REJECTED). A decision about such a draw — reject, accept conditions, simulate — answers 409 and
+ * records nothing. Answers the reason, or null while the draw can still be decided.
+ */
+export function settledDraw(draw: Draw): string | null {
+  if (draw.status === 'FUNDED') return `${draw.id} is already funded`;
+  if (draw.status === 'REJECTED') return `${draw.id} was already rejected`;
+  return null;
+}
+
 /** DOMAIN §1: a draw can be REJECTED, which ends its path to payment; a funded one cannot. */
 function decideRejectDraw(
   head: GovernanceHead,
@@ -341,8 +356,8 @@ function decideRejectDraw(
 ): GovernanceDecided {
   const draw = getDraw(head.projects, ctx.org_id, drawId);
   if (!draw) return rejected('NOT_FOUND', `no draw ${drawId}`);
-  if (draw.status === 'FUNDED') return rejected('CONFLICT', `${draw.id} is already funded`);
-  if (draw.status === 'REJECTED') return rejected('CONFLICT', `${draw.id} was already rejected`);
+  const settled = settledDraw(draw);
+  if (settled) return rejected('CONFLICT', settled);
   const rejection_id = idFromUuid('REJ-', ctx.eventId);
   const payload = {
     rejection: {

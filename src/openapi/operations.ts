@@ -414,10 +414,11 @@ function governance(): OperationSpec[] {
       path: '/api/simulate',
       operationId: 'simulateDraw',
       tag: 'Governance',
-      summary: 'Simulate a draw: Approve Now, Approve With Conditions, Defer',
+      summary: 'Simulate a draw: Approve Now, Delay 30 Days, Reject',
+      description: 'A funded or rejected draw (decided already) → 409; nothing is recorded.',
       body: body('SimulateBody', SimulateBody),
       response: recorded('SimulationResult', R.SimulationResultSchema, 'The simulation'),
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'CONFLICT'],
     },
     {
       ...W,
