@@ -8,8 +8,8 @@
  *   waivers the payment depends on (construction), compile again, accept the draw's conditions
  *   (201, or 409 when it has none), `payment-push` on the profile's preferred rail its PRAL allows
  *   (201 expected) — after which everyone's unconditional waivers follow (`after_funding`);
- * - on `today`: a final scan and compile per project, a certification per project, a simulation
- *   of the application still under review (none once every application is funded), P02's
+ * - on `today`: a final scan per project, a compile and a simulation of the application still under
+ *   review (neither once every application is funded), a certification per project, P02's
  *   payment push refused by its gate (422 expected);
  * - phase `credit`: lender credit inquiries per GC at −60/−30/0 days (score history for DOMAIN §5
  *   composite drops), not sent by default (steps.ts says why).
@@ -130,19 +130,18 @@ export function reviewSteps(m: ProjectModel, d: DrawModel, previous: DrawModel |
 
 /**
  * The latest application the lender can still decide: one the timeline does not fund (the demo
- * rejects none). A funded draw answers 409 to a simulation (DOMAIN §10 weighs funding it, done).
+ * rejects none). A funded draw answers 409 to a compile or a simulation (both weigh funding it).
  */
 export function undecidedDraw(m: ProjectModel): DrawModel | undefined {
   return m.draws.filter((d) => !d.fund).at(-1);
 }
 
-/** What the lender runs on `today` for every project; the simulation only while a draw is undecided. */
+/** What the lender runs on `today` for every project; compile and simulation only while a draw is undecided. */
 export function finalSteps(m: ProjectModel, today: string): DatedStep[] {
-  const d = latestDraw(m);
   const open = undecidedDraw(m);
   return [
     scan(today, m),
-    compile(today, m, d),
+    ...(open ? [compile(today, m, open)] : []),
     gov(
       today,
       m,

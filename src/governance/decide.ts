@@ -285,6 +285,10 @@ function decideCompile(
 ): GovernanceDecided {
   const draw = drawToCompile(project, drawId);
   if (typeof draw === 'string') return rejected('NOT_FOUND', draw);
+  // A verdict on whether to fund a draw already funded (or refused) decides nothing, and a recorded
+  // FUNDABLE / READY beside a paid draw reads as a second approval: its compilations stand as recorded.
+  const settled = settledDraw(draw);
+  if (settled) return rejected('CONFLICT', `${settled}: nothing to compile`);
   const compiled = recordCompilation(head, project, draw, ctx.now, ctx.eventId);
   return accepted(compiled.events, compiled.payload);
 }

@@ -393,9 +393,11 @@ function governance(): OperationSpec[] {
       operationId: 'compileDraw',
       tag: 'Governance',
       summary: 'Compile the engine DAG for a draw',
+      description:
+        'Without draw_id: the latest draw not yet funded or rejected (none → 404). A funded or rejected draw named → 409; nothing is recorded.',
       body: body('CompileBody', CompileBody),
       response: recorded('CompileResult', R.CompileResultSchema, 'The compilation'),
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'CONFLICT'],
     },
     {
       ...W,

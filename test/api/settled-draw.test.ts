@@ -59,4 +59,29 @@ describe('a settled draw (FUNDED or REJECTED) can no longer be decided', functio
       );
     });
   });
+
+  describe('compile for draw (DOMAIN §9: a verdict on funding it)', () => {
+    const compileBody = () => ({ action: 'compile_for_draw', project_id: j.projectId, draw_id: j.drawId });
+
+    it('a FUNDED draw named: 409, no DrawCompiled reading FUNDABLE / READY beside the payment', async () => {
+      await funded();
+      await expectConflict('/api/dependency-graph', compileBody(), /already funded.*nothing to compile/);
+    });
+
+    it('a REJECTED draw named: 409, nothing recorded', async () => {
+      await rejectedDraw();
+      await expectConflict('/api/dependency-graph', compileBody(), /already rejected.*nothing to compile/);
+    });
+
+    it('no draw named and none undecided: 404 as before, nothing recorded', async () => {
+      await funded();
+      const before = head();
+      const res = await j.post('/api/dependency-graph', {
+        action: 'compile_for_draw',
+        project_id: j.projectId,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(404);
+      expect(head()).to.deep.equal(before);
+    });
+  });
 });
