@@ -43,30 +43,42 @@ function activityKey(citation: OshaCitation): string {
 }
 
 /**
- * One OSHA activity is one citation, however often it is furnished. The project whose lender first
- * recorded it owns it: a later record from that project restates it (its abatement, a corrected
- * type) and stands instead of the earlier one; the same activity furnished on any other project is
- * a replay and counts nothing. Counting every record let one lender charge a firm's citation again
- * and again (three copies of one willful citation: safety 100 → 0, composite −15, PROBATION in every
- * lender's report), or "abate" another lender's citation with a copy of its own.
+ * One OSHA activity is one citation, however often it is furnished. Each furnishing project's latest
+ * record of it is that project's statement (a later record restates it: its abatement, a corrected
+ * type); of those statements the gravest counts — the most points, then an abatement still open,
+ * then the first furnished — and the others count nothing. So a copy can never lower the charge:
+ * counting every record let one lender charge a firm's citation again and again (three copies of
+ * one willful citation: safety 100 → 0, composite −15, PROBATION in every lender's report), and
+ * letting the first furnisher own the activity would let a lender shield a firm by furnishing a
+ * public citation first as "other" or abated. A furnisher can still state a graver citation than
+ * another's — as it could furnish a citation of its own — and every signal names its project.
  */
 function withoutRestatedCitations(observations: Observation[]): Observation[] {
-  const byActivity = new Map<string, OshaCitation[]>();
-  for (const o of observations) {
-    if (o.kind !== 'osha_citation') continue;
-    const key = activityKey(o);
-    const group = byActivity.get(key);
-    if (group) group.push(o);
-    else byActivity.set(key, [o]);
+  const byActivity = new Map<string, Map<string, OshaCitation>>();
+  const inOrder = observations
+    .filter((o): o is OshaCitation => o.kind === 'osha_citation')
+    .sort((a, b) => a.recorded_seq - b.recorded_seq);
+  for (const c of inOrder) {
+    const key = activityKey(c);
+    let statements = byActivity.get(key);
+    if (!statements) byActivity.set(key, (statements = new Map<string, OshaCitation>()));
+    // A Map keeps a key's first insertion place: projects stay in the order they first furnished it.
+    statements.set(`${c.org_id}\u0000${c.project_id}`, c);
   }
   const standing = new Set<string>();
-  for (const group of byActivity.values()) {
-    group.sort((a, b) => a.recorded_seq - b.recorded_seq);
-    const first = group[0]!;
-    const owned = group.filter((c) => c.org_id === first.org_id && c.project_id === first.project_id);
-    standing.add(owned[owned.length - 1]!.id);
+  for (const statements of byActivity.values()) {
+    let gravest: OshaCitation | null = null;
+    for (const c of statements.values()) if (gravest === null || graver(c, gravest)) gravest = c;
+    standing.add(gravest!.id);
   }
   return observations.filter((o) => o.kind !== 'osha_citation' || standing.has(o.id));
+}
+
+/** Strictly graver: more points, or as many with its abatement still open. */
+function graver(a: OshaCitation, b: OshaCitation): boolean {
+  const points = CITATION_POINTS[a.type] - CITATION_POINTS[b.type];
+  if (points !== 0) return points > 0;
+  return a.abated_on === null && b.abated_on !== null;
 }
 
 function citationSignals(ctx: SignalContext, citation: OshaCitation): Signal[] {

@@ -208,6 +208,24 @@ describe('safety_record', () => {
       citation(w, 'OBS-w2', 'prj_b', { type: 'O', abated_on: '2026-05-19' });
       expect(dimension(w, 'safety_record').score).to.equal(100 - 25 - 10 - 5);
     });
+
+    // Owning an activity by furnishing it first let a lender shield a firm: a public willful
+    // citation furnished first as "other" and abated, and the lender who saw the real one counted nothing.
+    it('is not shielded by a milder or abated copy furnished first on another project', () => {
+      const real = site();
+      citation(real.w, 'OBS-w1', real.p.id);
+      const shielded = site();
+      shielded.w.project('prj_b');
+      citation(shielded.w, 'OBS-w0', 'prj_b', { type: 'O', abated_on: '2026-05-01' });
+      citation(shielded.w, 'OBS-w1', shielded.p.id);
+      expect(dimension(shielded.w, 'safety_record').score).to.equal(100 - 25 - 10 - 5);
+      const abatedFirst = site();
+      abatedFirst.w.project('prj_b');
+      citation(abatedFirst.w, 'OBS-w0', 'prj_b', { abated_on: '2026-05-01' });
+      citation(abatedFirst.w, 'OBS-w1', abatedFirst.p.id);
+      expect(dimension(abatedFirst.w, 'safety_record').score).to.equal(100 - 25 - 10 - 5);
+      expect(dimension(real.w, 'safety_record').score).to.equal(100 - 25 - 10 - 5);
+    });
   });
 
   it('charges a site observation naming nobody to the GC, not to a subcontractor', () => {
