@@ -34,7 +34,21 @@ export interface IdempotencyStore {
   /** Stores `record` unless a live one exists; true when this call stored it. */
   putIfAbsent(scope: string, key: string, record: IdempotencyRecord, ttlSeconds: number): Promise<boolean>;
   delete(scope: string, key: string): Promise<void>;
+  /**
+   * A store several nodes share (Redis): claims the unanswered key for a first attempt of the
+   * request `requestHash` for `ttlSeconds`. Null when this call claimed it, else the request hash of
+   * the attempt holding it. A single node's store has none: its process-local claim is enough.
+   */
+  claim?(scope: string, key: string, requestHash: string, ttlSeconds: number): Promise<string | null>;
+  /** Lets go of a {@link IdempotencyStore.claim}. */
+  unclaim?(scope: string, key: string): Promise<void>;
 }
+
+/**
+ * How long a shared claim holds a key without being let go of: a node that died mid-attempt holds
+ * it this long at most (retries meanwhile answer 409 with Retry-After). Longer than a command runs.
+ */
+export const IDEMPOTENCY_CLAIM_TTL_SECONDS = 30;
 
 /** String values with expiry; what the SQLite, Redis and memory backends provide. */
 export interface KeyValueStore {
@@ -63,8 +77,32 @@ const RecordSchema = z.strictObject({
 /** Idempotency records as JSON in any {@link KeyValueStore}, namespaced per scope. */
 export class KeyValueIdempotencyStore implements IdempotencyStore {
   readonly #kv: KeyValueStore;
-  constructor(kv: KeyValueStore) {
+  readonly claim?: (
+    scope: string,
+    key: string,
+    requestHash: string,
+    ttlSeconds: number,
+  ) => Promise<string | null>;
+  readonly unclaim?: (scope: string, key: string) => Promise<void>;
+
+  /** `shared`: several nodes use `kv` (Redis), so first attempts are claimed in it too. */
+  constructor(kv: KeyValueStore, opts: { shared?: boolean } = {}) {
     this.#kv = kv;
+    if (opts.shared) {
+      this.claim = (scope, key, requestHash, ttlSeconds) => this.#claim(scope, key, requestHash, ttlSeconds);
+      this.unclaim = (scope, key) => this.#kv.delete(claimNamespaceOf(scope), key);
+    }
+  }
+
+  async #claim(scope: string, key: string, requestHash: string, ttlSeconds: number): Promise<string | null> {
+    const namespace = claimNamespaceOf(scope);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      if (await this.#kv.putIfAbsent(namespace, key, requestHash, ttlSeconds)) return null;
+      const holder = await this.#kv.get(namespace, key);
+      if (holder !== undefined) return holder;
+      // The holder let go between the two calls; one more put settles it.
+    }
+    return null;
   }
 
   async get(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
@@ -96,6 +134,10 @@ function parseJson(text: string): unknown {
 
 function namespaceOf(scope: string): string {
   return `idempotency:${scope}`;
+}
+
+function claimNamespaceOf(scope: string): string {
+  return `idempotency-claim:${scope}`;
 }
 
 /** In-process {@link KeyValueStore} (single node, no REDIS_URL); expiry follows the injected clock. */
@@ -206,35 +248,60 @@ function runningOf(store: IdempotencyStore): Map<string, string> {
  * attempts at once never both run: the ledger would take the first one's events for both (their
  * ids derive from the key), and the other would answer 201 for a body that was never recorded.
  * A `proceed` holds the claim until {@link releaseIdempotencyKey}, after its answer is remembered.
- * (Attempts on two nodes at once are not seen here; the ledger still appends only one of them.)
+ * Attempts on two nodes at once meet in a shared store's {@link IdempotencyStore.claim}: without
+ * it, both ran, the ledger appended one, and the other answered 201 naming what the first recorded.
  */
 export async function checkIdempotency(input: IdempotencyCheckInput): Promise<IdempotencyCheck> {
   if (!isValidIdempotencyKey(input.key)) return { outcome: 'invalid_key', code: 'INVALID_REQUEST' };
   const { store, scope, key, requestHash } = input;
   const running = runningOf(store);
   const slot = JSON.stringify([scope, key]);
-  const other = running.get(slot);
+  let other = running.get(slot);
   // Claimed before the store is read when free: an attempt answering meanwhile has its answer on
   // file by the time it lets go, so this read sees it.
-  if (other === undefined) running.set(slot, requestHash);
+  const mine = other === undefined;
+  if (mine) running.set(slot, requestHash);
+  let shared = false;
   let record: IdempotencyRecord | undefined;
   try {
+    // A store several nodes share is claimed too, before it is read, for the same reason: an
+    // attempt on another node remembers its answer before it lets go of its claim there.
+    if (mine && store.claim) {
+      const holder = await store.claim(scope, key, requestHash, IDEMPOTENCY_CLAIM_TTL_SECONDS);
+      if (holder === null) shared = true;
+      else other = holder;
+    }
     record = await store.get(scope, key);
   } catch (error) {
-    if (other === undefined) running.delete(slot);
+    if (mine) releaseClaims(store, slot, scope, key, shared);
     throw error;
   }
   if (other === undefined && !record) return { outcome: 'proceed' };
-  if (other === undefined) running.delete(slot);
+  if (mine) releaseClaims(store, slot, scope, key, shared);
   // An answer on file wins over a claim: it is only waiting to be let go of.
   const hash = record?.request_hash ?? other;
   if (hash !== requestHash) return { outcome: 'mismatch', code: 'IDEMPOTENCY_KEY_REUSED' };
   return record ? { outcome: 'replay', record } : { outcome: 'in_progress', code: 'CONFLICT' };
 }
 
-/** Lets go of the claim a `proceed` holds, once its answer is remembered or not worth keeping. */
+function releaseClaims(
+  store: IdempotencyStore,
+  slot: string,
+  scope: string,
+  key: string,
+  shared: boolean,
+): void {
+  runningOf(store).delete(slot);
+  if (shared) void store.unclaim?.(scope, key).catch(() => undefined);
+}
+
+/**
+ * Lets go of the claims a `proceed` holds, once its answer is remembered or not worth keeping: the
+ * process-local one at once, the shared one (if any) in the background — a failure to let go of
+ * it only makes retries wait out its {@link IDEMPOTENCY_CLAIM_TTL_SECONDS}.
+ */
 export function releaseIdempotencyKey(input: { store: IdempotencyStore; scope: string; key: string }): void {
-  runningOf(input.store).delete(JSON.stringify([input.scope, input.key]));
+  releaseClaims(input.store, JSON.stringify([input.scope, input.key]), input.scope, input.key, true);
 }
 
 export interface RememberResponseInput {

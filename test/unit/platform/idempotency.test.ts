@@ -13,6 +13,7 @@ import {
   MemoryKeyValueStore,
   pickReplayedHeaders,
   rememberResponse,
+  releaseIdempotencyKey,
   type KeyValueStore,
 } from '../../../src/platform/http/idempotency.js';
 import { RedisConnection } from '../../../src/platform/rate-limit/index.js';
@@ -92,6 +93,43 @@ describe('idempotency store in Redis', () => {
     // Redis keeps its own time; the TTL case waits one real second plus a margin.
     passTime: (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100)),
   }));
+
+  // Two nodes on one Redis: a first attempt on each at once, with different bodies, both ran —
+  // the ledger took the first one's events (ids derive from the key) and the other answered 201
+  // naming an entity it never recorded. The first attempt now claims the key in Redis too.
+  it('lets one first attempt run across two nodes: the other is told 422 (another body) or 409 (the same)', async () => {
+    const other = RedisConnection.open(server.url);
+    try {
+      expect(await other.ping()).to.equal(true);
+      const check = (store: typeof redis.idempotency, requestHash: string, key = 'raced') =>
+        checkIdempotency({ store, scope: 'key_nodes', key, requestHash });
+      expect(await check(redis.idempotency, 'h1')).to.deep.equal({ outcome: 'proceed' });
+      expect(await check(other.idempotency, 'h2')).to.deep.equal({
+        outcome: 'mismatch',
+        code: 'IDEMPOTENCY_KEY_REUSED',
+      });
+      expect(await check(other.idempotency, 'h1')).to.deep.equal({
+        outcome: 'in_progress',
+        code: 'CONFLICT',
+      });
+      const record = { request_hash: 'h1', status: 201, headers: {}, body: '{"id":"ent_1"}' };
+      await rememberResponse({ store: redis.idempotency, scope: 'key_nodes', key: 'raced', record });
+      releaseIdempotencyKey({ store: redis.idempotency, scope: 'key_nodes', key: 'raced' });
+      expect(await check(other.idempotency, 'h1')).to.deep.equal({ outcome: 'replay', record });
+      expect(await check(other.idempotency, 'h2')).to.deep.include({ outcome: 'mismatch' });
+      // A claim never let go of (its node died) holds the key for the claim's TTL only.
+      const claimed = await other.idempotency.claim!('key_nodes', 'dead', 'h4', 1);
+      expect(claimed).to.equal(null);
+      expect(await check(redis.idempotency, 'h4', 'dead')).to.deep.equal({
+        outcome: 'in_progress',
+        code: 'CONFLICT',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await check(redis.idempotency, 'h4', 'dead')).to.deep.equal({ outcome: 'proceed' });
+    } finally {
+      await other.close();
+    }
+  });
 
   it('answers IdempotencyStoreUnavailable while Redis is down', async () => {
     await server.kill();
