@@ -18,9 +18,11 @@ import {
   parseNote,
   parseVerifierKey,
   SIG_COSIGNATURE_V1,
+  signatureLine,
   verifyNote,
   type NoteVerifier,
 } from '../../src/platform/tlog/note.js';
+import { parseVerifierKey as sdkVerifierKey, verifyCheckpoint, verifyReceipt } from '../../src/sdk/index.js';
 import { startService, type TestService } from '../support/service.js';
 
 interface Witness {
@@ -31,7 +33,12 @@ interface Witness {
   close(): Promise<void>;
 }
 
-async function startWitness(logKey: () => NoteVerifier, now: () => number): Promise<Witness> {
+async function startWitness(
+  logKey: () => NoteVerifier,
+  now: () => number,
+  /** What the witness answers around its cosignature line (a misbehaving witness). */
+  reply: (cosignature: string) => string = (line) => line,
+): Promise<Witness> {
   const signer = ed25519Signer('witness.test/w1', Buffer.alloc(32, 9), SIG_COSIGNATURE_V1);
   const state: Witness['state'] = { size: 0, root: null };
   const requests: string[] = [];
@@ -58,7 +65,7 @@ async function startWitness(logKey: () => NoteVerifier, now: () => number): Prom
         return answer(422, 'inconsistent\n');
       state.size = c.size;
       state.root = c.root;
-      return answer(200, cosignatureLine(parsed.text, signer, now()));
+      return answer(200, reply(cosignatureLine(parsed.text, signer, now())));
     });
   });
   server.listen(0, '127.0.0.1');
@@ -77,6 +84,7 @@ describe('transparency log witnesses (C2SP tlog-witness client)', function () {
   this.timeout(30_000);
   let svc: TestService;
   let witness: Witness;
+  let reply: (cosignature: string) => string;
   const meta = { org_id: null, actor: 'witness-test', request_id: 'req_witness' };
   const append = (n: number) =>
     svc.composed.deps.ledger.append(
@@ -85,9 +93,11 @@ describe('transparency log witnesses (C2SP tlog-witness client)', function () {
     );
 
   beforeEach(async () => {
+    reply = (line) => line;
     witness = await startWitness(
       () => parseVerifierKey(svc.composed.deps.tlog.verifierKey),
       () => 1_750_000_000,
+      (line) => reply(line),
     );
     svc = await startService({ compose: { witnessUrls: [witness.url] } });
   });
@@ -137,5 +147,30 @@ describe('transparency log witnesses (C2SP tlog-witness client)', function () {
     expect(cosignatureTime(tlog.servedCheckpoint()!, parseVerifierKey(witness.verifierKey))).to.equal(
       1_750_000_000,
     );
+  });
+
+  it('serves only well-formed cosignature lines: a witness cannot make clients reject the log’s checkpoint', async () => {
+    const tlog = svc.composed.deps.tlog;
+    const logKey = parseVerifierKey(tlog.verifierKey);
+    // A witness (or whoever answers for its URL) adds a line under the log's own name and key id, a
+    // line that is no signature line, and one under its own name that is too short to be a
+    // cosignature: any of them served would make every client reject the whole checkpoint.
+    reply = (line) =>
+      `${signatureLine(logKey.name, logKey.keyId, Buffer.alloc(72, 1))}— garbage\n` +
+      `${signatureLine('witness.test/w1', Buffer.alloc(4, 2), Buffer.alloc(64, 3))}${line}`;
+    await append(3);
+    await tlog.publish();
+    await tlog.witnessesSettled();
+    const served = tlog.servedCheckpoint()!;
+    const sdkKey = sdkVerifierKey(tlog.verifierKey);
+    const checked = await verifyCheckpoint(served, sdkKey, { witnesses: [witness.verifierKey], quorum: 1 });
+    expect(checked.cosignatures.map((c) => c.name)).to.deep.equal(['witness.test/w1']);
+    expect(parseNote(served)!.signatures).to.have.length(2);
+    const key = await svc.key('Auditor', ['tlog:read']);
+    const receipt = await request(svc.app)
+      .get('/api/ledger/receipt?seq=3')
+      .set('Authorization', `Bearer ${key.key}`);
+    expect((receipt.body as { checkpoint: string }).checkpoint).to.equal(served);
+    expect(await verifyReceipt(receipt.body, sdkKey)).to.include({ valid: true, seq: 3 });
   });
 });

@@ -7,7 +7,14 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { checkpointText, parseCheckpointText, type Checkpoint } from './checkpoint.js';
-import { ed25519Signer, parseNote, signNote, type NoteSigner } from './note.js';
+import {
+  ed25519Signer,
+  parseNote,
+  parseSignatureLine,
+  signNote,
+  type NoteSignature,
+  type NoteSigner,
+} from './note.js';
 import { catchUpTree, TileTree, type LeafEvent, type TileStorage } from './tree.js';
 
 export interface SignedCheckpoint extends Checkpoint {
@@ -43,6 +50,8 @@ interface Waiter {
 }
 
 const CHECKPOINT_META = 'checkpoint';
+/** A cosignature/v1 signature after its key id: 8-byte timestamp ‖ 64-byte Ed25519 signature. */
+const COSIGNATURE_BYTES = 72;
 const COSIGNED_META = 'cosigned_checkpoint';
 
 /**
@@ -280,10 +289,10 @@ export class TransparencyLog {
         });
         return;
       }
-      const lines = text.split('\n').filter((l) => l.startsWith('— '));
       this.#rememberWitness(url, c.size);
+      const lines = this.#cosignatureLines(url, text);
       if (this.#latest?.size !== c.size || lines.length === 0) return;
-      this.#cosigs.set(url, lines.map((l) => `${l}\n`).join(''));
+      this.#cosigs.set(url, lines.join(''));
       const all = (this.#opts.witnesses ?? []).every((w) => this.#cosigs.has(w));
       if (all) {
         this.#cosigned = this.servedCheckpoint();
@@ -294,6 +303,45 @@ export class TransparencyLog {
     } finally {
       this.#submitting.delete(url);
     }
+  }
+
+  /**
+   * The cosignature lines of a witness's 200 answer. Only well-formed cosignature/v1 lines (key id,
+   * 8-byte time, 64-byte signature) under a name that is neither the log's own nor one another
+   * witness already cosigned under are served: the service holds no witness keys to check them, and
+   * a single line a client's trusted key fails on — say one under the log's own name and key id —
+   * makes every client reject the whole checkpoint (signed-note), so one misbehaving witness, or
+   * anyone answering for it, would otherwise break every receipt and monitor.
+   */
+  #cosignatureLines(url: string, answer: string): string[] {
+    const signer = (sig: NoteSignature) => `${sig.name} ${sig.keyId.toString('hex')}`;
+    const taken = new Set<string>();
+    for (const [other, lines] of this.#cosigs) {
+      if (other === url) continue;
+      for (const line of lines.split('\n')) {
+        const sig = parseSignatureLine(line);
+        if (sig) taken.add(signer(sig));
+      }
+    }
+    const lines: string[] = [];
+    for (const line of answer.split('\n')) {
+      if (line === '') continue;
+      const sig = parseSignatureLine(line);
+      if (
+        sig?.signature.length === COSIGNATURE_BYTES &&
+        sig.name !== this.origin &&
+        !taken.has(signer(sig))
+      ) {
+        lines.push(sig.line);
+        taken.add(signer(sig));
+      } else {
+        this.#opts.logger.error('witness answered a line that is not a cosignature: not served', {
+          witness: url,
+          line: line.slice(0, 200),
+        });
+      }
+    }
+    return lines;
   }
 
   #rememberWitness(url: string, size: number): void {

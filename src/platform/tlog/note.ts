@@ -138,18 +138,20 @@ export function parseNote(note: string): { text: string; signatures: NoteSignatu
   const lines = note.slice(split + 2, -1).split('\n');
   const signatures: NoteSignature[] = [];
   for (const line of lines) {
-    const m = /^— (\S+) ([A-Za-z0-9+/=]+)$/u.exec(line);
-    if (!m) return null;
-    const blob = Buffer.from(m[2]!, 'base64');
-    if (blob.length < 5 || blob.toString('base64') !== m[2]) return null;
-    signatures.push({
-      name: m[1]!,
-      keyId: blob.subarray(0, 4),
-      signature: blob.subarray(4),
-      line: `${line}\n`,
-    });
+    const signature = parseSignatureLine(line);
+    if (!signature) return null;
+    signatures.push(signature);
   }
   return signatures.length > 0 ? { text, signatures } : null;
+}
+
+/** One signature line `— <name> <base64(key id ‖ signature)>` (no newline); null when malformed. */
+export function parseSignatureLine(line: string): NoteSignature | null {
+  const m = /^— (\S+) ([A-Za-z0-9+/=]+)$/u.exec(line);
+  if (!m || !validKeyName(m[1]!)) return null;
+  const blob = Buffer.from(m[2]!, 'base64');
+  if (blob.length < 5 || blob.toString('base64') !== m[2]) return null;
+  return { name: m[1]!, keyId: blob.subarray(0, 4), signature: blob.subarray(4), line: `${line}\n` };
 }
 
 /** True when a signature line of `note` by `verifier` (name and key id) verifies over its text. */
