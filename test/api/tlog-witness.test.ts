@@ -30,6 +30,10 @@ interface Witness {
   verifierKey: string;
   state: { size: number; root: Buffer | null };
   requests: string[];
+  /** While set, the witness answers only once it resolves (a witness slower than the log signs). */
+  hold: Promise<void> | null;
+  /** Answers 503 to every submission after this many (it went down). */
+  downAfter: number;
   close(): Promise<void>;
 }
 
@@ -42,11 +46,17 @@ async function startWitness(
   const signer = ed25519Signer('witness.test/w1', Buffer.alloc(32, 9), SIG_COSIGNATURE_V1);
   const state: Witness['state'] = { size: 0, root: null };
   const requests: string[] = [];
+  const witness = { hold: null, downAfter: Infinity } as Witness;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
       requests.push(body);
+      const nth = requests.length;
+      void (witness.hold ?? Promise.resolve()).then(() => respond(nth));
+    });
+    const respond = (nth: number) => {
+      if (nth > witness.downAfter) return void res.writeHead(503).end('down\n');
       const answer = (status: number, text: string, type = 'text/plain; charset=utf-8') => {
         res.writeHead(status, { 'content-type': type }).end(text);
       };
@@ -66,18 +76,18 @@ async function startWitness(
       state.size = c.size;
       state.root = c.root;
       return answer(200, reply(cosignatureLine(parsed.text, signer, now())));
-    });
+    };
   });
   server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const port = (server.address() as AddressInfo).port;
-  return {
+  return Object.assign(witness, {
     url: `http://127.0.0.1:${port}`,
     verifierKey: signer.verifierKey,
     state,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
 }
 
 describe('transparency log witnesses (C2SP tlog-witness client)', function () {
@@ -172,5 +182,51 @@ describe('transparency log witnesses (C2SP tlog-witness client)', function () {
       .set('Authorization', `Bearer ${key.key}`);
     expect((receipt.body as { checkpoint: string }).checkpoint).to.equal(served);
     expect(await verifyReceipt(receipt.body, sdkKey)).to.include({ valid: true, seq: 3 });
+  });
+
+  it('submits the latest checkpoint once a slow witness answers, and keeps the cosigned checkpoint current', async () => {
+    const tlog = svc.composed.deps.tlog;
+    const key = await svc.key('Monitor', ['tlog:read']);
+    let release!: () => void;
+    witness.hold = new Promise((resolve) => (release = resolve));
+    await append(2);
+    const first = (await tlog.publish())!;
+    // Two more checkpoints are signed while the witness still works on the first.
+    await append(3);
+    await tlog.publish();
+    await append(1);
+    const latest = (await tlog.publish())!;
+    release();
+    witness.hold = null;
+    await tlog.witnessesSettled();
+    expect(witness.requests.map((r) => r.split('\n')[0])).to.deep.equal(['old 0', `old ${first.size}`]);
+    expect(witness.state.size).to.equal(latest.size);
+    const wv = parseVerifierKey(witness.verifierKey);
+    const served = await request(svc.app).get('/tlog/checkpoint').set('Authorization', `Bearer ${key.key}`);
+    expect(parseCheckpointText(parseNote(served.text)!.text)!.size).to.equal(latest.size);
+    expect(cosignatureTime(served.text, wv)).to.equal(1_750_000_000);
+    const cosigned = await request(svc.app)
+      .get('/tlog/checkpoint/cosigned')
+      .set('Authorization', `Bearer ${key.key}`);
+    expect(cosigned.text).to.equal(served.text);
+  });
+
+  it('counts a cosignature that comes back after a newer checkpoint was signed', async () => {
+    const tlog = svc.composed.deps.tlog;
+    let release!: () => void;
+    witness.hold = new Promise((resolve) => (release = resolve));
+    await append(2);
+    const first = (await tlog.publish())!;
+    await append(1);
+    await tlog.publish();
+    // The witness cosigns the first checkpoint, then goes down before it sees the second.
+    witness.downAfter = 1;
+    release();
+    witness.hold = null;
+    await tlog.witnessesSettled();
+    expect(witness.requests).to.have.length(2);
+    const cosigned = tlog.cosigned!;
+    expect(parseCheckpointText(parseNote(cosigned)!.text)!.size).to.equal(first.size);
+    expect(cosignatureTime(cosigned, parseVerifierKey(witness.verifierKey))).to.equal(1_750_000_000);
   });
 });

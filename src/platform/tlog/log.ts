@@ -50,6 +50,8 @@ interface Waiter {
 }
 
 const CHECKPOINT_META = 'checkpoint';
+/** How many recent checkpoints keep the cosignatures received for them. */
+const RECENT_CHECKPOINTS = 16;
 /** A cosignature/v1 signature after its key id: 8-byte timestamp ‖ 64-byte Ed25519 signature. */
 const COSIGNATURE_BYTES = 72;
 const COSIGNED_META = 'cosigned_checkpoint';
@@ -74,12 +76,19 @@ export class TransparencyLog {
   readonly signer: NoteSigner;
   readonly #opts: TransparencyLogOptions;
   #latest: SignedCheckpoint | null;
-  /** Cosignature lines received for the latest checkpoint, per witness. */
-  #cosigs = new Map<string, string>();
+  /**
+   * The checkpoints signed lately, the latest last, each with the cosignature lines received for it
+   * per witness: a witness slower than the signing interval answers for a checkpoint that is no
+   * longer the latest, and its cosignature still counts towards that checkpoint being cosigned.
+   */
+  #recent: { checkpoint: SignedCheckpoint; cosigs: Map<string, string> }[] = [];
   #cosigned: string | null;
+  #cosignedSize: number;
   /** Per witness: the size it last cosigned (tlog-witness `old`), learnt from its answers. */
   readonly #witnessSize = new Map<string, number>();
   readonly #submitting = new Set<string>();
+  /** Witnesses for which a checkpoint was signed while a submission to them was under way. */
+  readonly #pending = new Set<string>();
   #waiters: Waiter[] = [];
   #timer: NodeJS.Timeout | null = null;
   #publishing: Promise<SignedCheckpoint | null> | null = null;
@@ -93,7 +102,9 @@ export class TransparencyLog {
     this.signer = ed25519Signer(opts.origin, opts.seed);
     this.tree = new TileTree(opts.storage);
     this.#latest = this.#load(opts.storage.getMeta(CHECKPOINT_META));
+    if (this.#latest) this.#recent = [{ checkpoint: this.#latest, cosigs: new Map() }];
     this.#cosigned = opts.storage.getMeta(COSIGNED_META) ?? null;
+    this.#cosignedSize = this.#load(this.#cosigned ?? undefined)?.size ?? 0;
     for (const url of opts.witnesses ?? []) {
       const size = Number(opts.storage.getMeta(`witness:${url}`) ?? '0');
       this.#witnessSize.set(url, Number.isSafeInteger(size) ? size : 0);
@@ -126,12 +137,12 @@ export class TransparencyLog {
   /** The latest checkpoint with every cosignature held for it. */
   servedCheckpoint(): string | null {
     if (!this.#latest) return null;
-    return this.#latest.note + [...this.#cosigs.values()].join('');
+    return this.#withCosignatures(this.#latest);
   }
 
-  /** `c` with the cosignatures held for it (when it is still the latest). */
+  /** `c` with the cosignatures held for it (while it is one of the recent checkpoints). */
   servedCheckpointFor(c: SignedCheckpoint): string {
-    return c === this.#latest ? this.servedCheckpoint()! : c.note;
+    return this.#withCosignatures(c);
   }
 
   /** True while a timer publishes checkpoints (else they are signed when asked for). */
@@ -187,7 +198,8 @@ export class TransparencyLog {
     const signed = { ...checkpoint, note };
     this.#opts.storage.setMeta(CHECKPOINT_META, note);
     this.#latest = signed;
-    this.#cosigs = new Map();
+    this.#recent.push({ checkpoint: signed, cosigs: new Map() });
+    if (this.#recent.length > RECENT_CHECKPOINTS) this.#recent.shift();
     this.#resolveWaiters(signed);
     for (const url of this.#opts.witnesses ?? []) this.#track(this.#submit(url, signed));
     return signed;
@@ -255,10 +267,29 @@ export class TransparencyLog {
     this.#soon.unref();
   }
 
-  /** tlog-witness add-checkpoint: `old <size>`, proof lines, blank line, the checkpoint note. */
-  async #submit(url: string, c: SignedCheckpoint, retried = false): Promise<void> {
-    if (this.#submitting.has(url)) return;
+  /**
+   * Submits `c` to the witness at `url`, one submission per witness at a time. A checkpoint signed
+   * while one is under way is not dropped: once it is answered, the latest checkpoint goes next —
+   * else a witness slower than the signing interval would miss every checkpoint signed while it
+   * worked, and the last one of a burst would reach it only when the ledger next moved.
+   */
+  async #submit(url: string, c: SignedCheckpoint): Promise<void> {
+    if (this.#submitting.has(url)) {
+      this.#pending.add(url);
+      return;
+    }
     this.#submitting.add(url);
+    try {
+      await this.#addCheckpoint(url, c);
+    } finally {
+      this.#submitting.delete(url);
+    }
+    const latest = this.#latest;
+    if (this.#pending.delete(url) && latest && latest.size > c.size) await this.#submit(url, latest);
+  }
+
+  /** tlog-witness add-checkpoint: `old <size>`, proof lines, blank line, the checkpoint note. */
+  async #addCheckpoint(url: string, c: SignedCheckpoint, retried = false): Promise<void> {
     const fetchFn = this.#opts.fetch ?? fetch;
     try {
       let old = this.#witnessSize.get(url) ?? 0;
@@ -275,8 +306,7 @@ export class TransparencyLog {
       if (res.status === 409 && /^\d+\n$/.test(text) && !retried) {
         // The witness holds another size: resubmit from it (a consistency proof from its size).
         this.#rememberWitness(url, Number(text.trim()));
-        this.#submitting.delete(url);
-        await this.#submit(url, c, true);
+        await this.#addCheckpoint(url, c, true);
         return;
       }
       if (res.status !== 200) {
@@ -290,19 +320,27 @@ export class TransparencyLog {
         return;
       }
       this.#rememberWitness(url, c.size);
-      const lines = this.#cosignatureLines(url, text);
-      if (this.#latest?.size !== c.size || lines.length === 0) return;
-      this.#cosigs.set(url, lines.join(''));
-      const all = (this.#opts.witnesses ?? []).every((w) => this.#cosigs.has(w));
-      if (all) {
-        this.#cosigned = this.servedCheckpoint();
+      const entry = this.#recent.find((r) => r.checkpoint === c);
+      if (!entry) return;
+      const lines = this.#cosignatureLines(url, text, entry.cosigs);
+      if (lines.length === 0) return;
+      entry.cosigs.set(url, lines.join(''));
+      const all = (this.#opts.witnesses ?? []).every((w) => entry.cosigs.has(w));
+      if (all && c.size > this.#cosignedSize) {
+        this.#cosigned = this.#withCosignatures(c);
+        this.#cosignedSize = c.size;
         this.#opts.storage.setMeta(COSIGNED_META, this.#cosigned);
       }
     } catch (error) {
       this.#opts.logger.warn('witness unreachable', { witness: url, error: (error as Error).message });
-    } finally {
-      this.#submitting.delete(url);
     }
+  }
+
+  /** `c`'s note with the cosignature lines received for it (in WITNESS_URLS order). */
+  #withCosignatures(c: SignedCheckpoint): string {
+    const cosigs = this.#recent.find((r) => r.checkpoint === c)?.cosigs;
+    if (!cosigs) return c.note;
+    return c.note + (this.#opts.witnesses ?? []).map((w) => cosigs.get(w) ?? '').join('');
   }
 
   /**
@@ -313,10 +351,10 @@ export class TransparencyLog {
    * makes every client reject the whole checkpoint (signed-note), so one misbehaving witness, or
    * anyone answering for it, would otherwise break every receipt and monitor.
    */
-  #cosignatureLines(url: string, answer: string): string[] {
+  #cosignatureLines(url: string, answer: string, held: Map<string, string>): string[] {
     const signer = (sig: NoteSignature) => `${sig.name} ${sig.keyId.toString('hex')}`;
     const taken = new Set<string>();
-    for (const [other, lines] of this.#cosigs) {
+    for (const [other, lines] of held) {
       if (other === url) continue;
       for (const line of lines.split('\n')) {
         const sig = parseSignatureLine(line);
