@@ -1,6 +1,7 @@
 /** The transparency-log monitor behind `npm run ledger:monitor` (scripts/ledger-monitor.ts). */
 export {
   checkLog,
+  MonitorStateError,
   readMonitorState,
   writeMonitorState,
   type MonitorOptions,

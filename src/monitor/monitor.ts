@@ -57,9 +57,48 @@ export function readMonitorState(path: string): MonitorState | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const parsed = StateSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`monitor state ${path} is corrupt: ${parsed.error.message}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new MonitorStateError(`monitor state ${path} is corrupt: ${(error as Error).message}`);
+  }
+  const parsed = StateSchema.safeParse(json);
+  if (!parsed.success)
+    throw new MonitorStateError(`monitor state ${path} is corrupt: ${parsed.error.message}`);
   return parsed.data;
+}
+
+/**
+ * A state file the monitor cannot stand on: not JSON, not its shape, or a checkpoint the log key
+ * did not sign or that disagrees with the size and root beside it. Never a verdict on the log —
+ * comparing the log with a damaged or foreign record would report a rollback or split view the log
+ * did not commit (exit 2, which is kept for the log's misbehaviour).
+ */
+export class MonitorStateError extends Error {}
+
+/** The last verified checkpoint, checked again: its note must be the log's and say what the state says. */
+async function stateCheckpoint(
+  previous: MonitorState,
+  logKey: MonitorOptions['logKey'],
+): Promise<VerifiedCheckpoint> {
+  let checkpoint: VerifiedCheckpoint;
+  try {
+    checkpoint = await verifyCheckpoint(previous.checkpoint, logKey);
+  } catch (error) {
+    throw new MonitorStateError(
+      `the monitor state's checkpoint is not this log's (--key): ${(error as Error).message}`,
+    );
+  }
+  if (
+    checkpoint.origin !== previous.origin ||
+    checkpoint.size !== previous.size ||
+    Buffer.from(checkpoint.root).toString('base64') !== previous.root
+  )
+    throw new MonitorStateError(
+      `the monitor state is corrupt: its origin, size or root is not its signed checkpoint's (${checkpoint.origin}, ${checkpoint.size})`,
+    );
+  return checkpoint;
 }
 
 export function writeMonitorState(path: string, checkpoint: VerifiedCheckpoint, now: Date): void {
@@ -90,13 +129,17 @@ async function get(opts: MonitorOptions, path: string): Promise<Response> {
   return response;
 }
 
-/** One check of the log against the last verified checkpoint (none on the first run). */
+/**
+ * One check of the log against the last verified checkpoint (none on the first run). Throws
+ * MonitorStateError when `previous` is not a checkpoint of this log as it claims.
+ */
 export async function checkLog(
   opts: MonitorOptions,
   previous: MonitorState | undefined,
 ): Promise<MonitorOutcome> {
   const verify = (note: string) =>
     verifyCheckpoint(note, opts.logKey, { witnesses: opts.witnesses ?? [], quorum: opts.quorum ?? 0 });
+  const old = previous === undefined ? undefined : await stateCheckpoint(previous, opts.logKey);
   try {
     const cosigned = (opts.witnesses ?? []).length > 0;
     const note = await (await get(opts, cosigned ? '/tlog/checkpoint/cosigned' : '/tlog/checkpoint')).text();
@@ -106,8 +149,7 @@ export async function checkLog(
     } catch (error) {
       return { status: 'bad_checkpoint', detail: (error as Error).message };
     }
-    if (previous === undefined) return { status: 'first', checkpoint };
-    const old = { origin: previous.origin, size: previous.size, root: Buffer.from(previous.root, 'base64') };
+    if (previous === undefined || old === undefined) return { status: 'first', checkpoint };
     if (checkpoint.size <= old.size) {
       const result = verifyConsistency(old, checkpoint, []);
       if (result.ok) return { status: 'unchanged', checkpoint };

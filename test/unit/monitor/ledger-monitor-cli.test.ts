@@ -4,7 +4,7 @@
  * a split view exits 2 naming it, leaving the last verified checkpoint in place as evidence.
  */
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listen, type Listening } from '../../sdk/harness.js';
@@ -99,6 +99,35 @@ describe('npm run ledger:monitor', function () {
     expect(grown.status).to.equal(2);
     expect(grown.stderr).to.match(/^SPLIT VIEW: the tree of size 10 does not extend the tree of size 8/);
     expect(savedSize()).to.equal(8);
+  });
+
+  it('exits 1, never 2, for a state file that is damaged or another log’s, and leaves it as it is', async () => {
+    shown = new TestLog().appendLinks(chainLinks(events.slice(0, 8)));
+    expect((await monitor()).status).to.equal(0);
+    const path = join(dir, 'monitor.json');
+    const good = readFileSync(path, 'utf8');
+    const state = JSON.parse(good) as { size: number; root: string; checkpoint: string };
+    const foreign = new TestLog(witnessKey('plumbline.test/ledger')).appendLinks(
+      chainLinks(events.slice(0, 8)),
+    );
+    for (const damaged of [
+      { ...state, root: 'abc' },
+      { ...state, size: 7 },
+      { ...state, checkpoint: foreign.checkpoint() },
+    ]) {
+      writeFileSync(path, JSON.stringify(damaged));
+      const result = await monitor();
+      expect(result.status, result.stderr).to.equal(1);
+      expect(result.stderr).to.match(/monitor state/);
+      expect(JSON.parse(readFileSync(path, 'utf8'))).to.deep.equal(damaged);
+    }
+    writeFileSync(path, good.slice(0, 40));
+    const torn = await monitor();
+    expect(torn.status).to.equal(1);
+    expect(torn.stderr).to.match(/monitor state .* is corrupt/);
+    writeFileSync(path, good);
+    shown = new TestLog().appendLinks(chainLinks(events));
+    expect((await monitor()).stdout).to.match(/consistent: 8 → 10/);
   });
 
   it('exits 1 for a checkpoint the log key did not sign, and 64 for bad flags', async () => {
