@@ -126,6 +126,8 @@ describe('tamper drills: every detector names every kind of tampering', function
         expect(after.status).to.equal(200);
         expect(after.body.ok).to.equal(false);
         expect(after.body.issues[0].seq).to.equal(seq);
+        // Verified only up to the seq before the first bad one, never the old watermark (800).
+        expect(after.body.verified_through).to.equal(seq - 1);
         expect((after.body.issues as { code: string }[]).map((i) => i.code)).to.include(drill.code);
 
         const audit = await request(svc.app)

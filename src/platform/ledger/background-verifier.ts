@@ -79,10 +79,18 @@ export class BackgroundVerifier {
     return this.#issues[0] ?? null;
   }
 
+  /**
+   * `verified_through` never reaches past a standing failure: an edit behind the watermark (found by
+   * a re-check slice, or recorded before this start) leaves the chain verified only up to the seq
+   * before it — the watermark alone answered 2,920 for a ledger tampered at seq 2,000.
+   */
   status(): VerificationStatus {
+    const failure = this.#issues[0];
     return {
       ok: this.#issues.length === 0,
-      verified_through: this.#watermark.seq,
+      verified_through: failure
+        ? Math.max(0, Math.min(this.#watermark.seq, ...this.#issues.map((i) => i.seq - 1)))
+        : this.#watermark.seq,
       head: this.#head,
       issues: [...this.#issues],
       last_run_at: this.#lastRunAt,
