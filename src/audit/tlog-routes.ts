@@ -10,7 +10,12 @@ import type { SealedEvent } from '../platform/ledger/envelope.js';
 import { ProblemError } from '../platform/http/problem.js';
 import { tlogGuard, type Service } from '../platform/http/service.js';
 import { decimalPosition, parseWith } from '../platform/http/validate.js';
-import { receiptFor, ReceiptUnavailable, type Receipt } from '../platform/tlog/receipt.js';
+import {
+  receiptFor,
+  ReceiptLeafMismatch,
+  ReceiptUnavailable,
+  type Receipt,
+} from '../platform/tlog/receipt.js';
 import { encodeEntryBundle, parseTilePath, TILE_WIDTH } from '../platform/tlog/tiles.js';
 import { leafInput } from '../platform/tlog/tree.js';
 
@@ -92,6 +97,12 @@ export function mountTlog(s: Service): void {
     } catch (error) {
       if (error instanceof ReceiptUnavailable)
         throw new ProblemError('UNAVAILABLE', error.message, {}, { 'Retry-After': '1' });
+      // Not a wait: a retry gets the same disagreement, so no Retry-After.
+      if (error instanceof ReceiptLeafMismatch)
+        throw new ProblemError('LEDGER_INTEGRITY', `${error.message} (see /readyz)`, {
+          reason: error.type,
+          seq: error.seq,
+        });
       throw error;
     }
   };

@@ -12,7 +12,13 @@ import type { StoredRecord } from '../platform/ledger/verify.js';
 import { authOf } from '../platform/http/context.js';
 import { projectGuard, type Service } from '../platform/http/service.js';
 import { parseWith } from '../platform/http/validate.js';
-import { receiptFor, receiptPath, ReceiptUnavailable, type Receipt } from '../platform/tlog/receipt.js';
+import {
+  receiptFor,
+  ReceiptLeafMismatch,
+  receiptPath,
+  ReceiptUnavailable,
+  type Receipt,
+} from '../platform/tlog/receipt.js';
 import { visibleTo } from './ledger-routes.js';
 
 export const AuditVerifyBody = z.strictObject({
@@ -20,7 +26,12 @@ export const AuditVerifyBody = z.strictObject({
 });
 
 export type AuditReason =
-  'EVENT_VERIFIED' | 'ARTIFACT_VERIFIED' | 'UNKNOWN_HASH' | 'CONTENT_MISMATCH' | 'CHAIN_BROKEN';
+  | 'EVENT_VERIFIED'
+  | 'ARTIFACT_VERIFIED'
+  | 'UNKNOWN_HASH'
+  | 'CONTENT_MISMATCH'
+  | 'CHAIN_BROKEN'
+  | 'TREE_MISMATCH';
 
 interface Located {
   kind: string;
@@ -105,6 +116,12 @@ export function mountAuditVerify(s: Service): void {
         try {
           receipt = await receiptFor(s.tlog, shown);
         } catch (error) {
+          // The chain verifies but the log committed to another event at this seq: the chain was
+          // re-hashed after an edit. Not authentic, whatever the re-hashed links say.
+          if (error instanceof ReceiptLeafMismatch) {
+            res.json({ verdict: 'TAMPERED', reason: 'TREE_MISMATCH', seq: at.seq, match, chain });
+            return;
+          }
           if (!(error instanceof ReceiptUnavailable)) throw error;
         }
       }

@@ -389,7 +389,14 @@ export const ConsistencyProofSchema = z.looseObject({
 
 export const AuditVerificationSchema = z.looseObject({
   verdict: z.enum(['AUTHENTIC', 'TAMPERED']),
-  reason: z.enum(['EVENT_VERIFIED', 'ARTIFACT_VERIFIED', 'UNKNOWN_HASH', 'CONTENT_MISMATCH', 'CHAIN_BROKEN']),
+  reason: z.enum([
+    'EVENT_VERIFIED',
+    'ARTIFACT_VERIFIED',
+    'UNKNOWN_HASH',
+    'CONTENT_MISMATCH',
+    'CHAIN_BROKEN',
+    'TREE_MISMATCH',
+  ]),
   detail: str.optional(),
   seq: int.optional(),
   match: z

@@ -763,7 +763,13 @@ export interface DrawRejectionResult {
 
 export interface AuditVerification {
   verdict: 'AUTHENTIC' | 'TAMPERED';
-  reason: 'EVENT_VERIFIED' | 'ARTIFACT_VERIFIED' | 'UNKNOWN_HASH' | 'CONTENT_MISMATCH' | 'CHAIN_BROKEN';
+  reason:
+    | 'EVENT_VERIFIED'
+    | 'ARTIFACT_VERIFIED'
+    | 'UNKNOWN_HASH'
+    | 'CONTENT_MISMATCH'
+    | 'CHAIN_BROKEN'
+    | 'TREE_MISMATCH';
   detail?: string;
   seq?: number;
   match?: { kind: string; seq: number; event_id: string | null; type: string; recorded_at: string | null };

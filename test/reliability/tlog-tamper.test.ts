@@ -155,6 +155,16 @@ describe('transparency-log tamper drills: what the chain alone misses', function
         expect(
           (await request(svc.app).get('/api/ledger?limit=1').set('Authorization', bearer)).status,
         ).to.equal(200);
+        // A receipt for the altered event is refused as what it is, not as a wait (503 UNAVAILABLE
+        // with Retry-After: a retry gets the same disagreement).
+        if (drill.cli !== 'truncated') {
+          const receipt = await request(svc.app)
+            .get(`/api/ledger/receipt?seq=${seq}`)
+            .set('Authorization', bearer);
+          expect(receipt.status).to.equal(503);
+          expect(receipt.headers['retry-after']).to.equal(undefined);
+          expect(receipt.body).to.include({ code: 'LEDGER_INTEGRITY', reason: 'tree_mismatch', seq });
+        }
 
         // A restart does not forget it; the documented override clears the record, and a ledger that
         // is still tampered is found again from the stored tiles and the signed checkpoint alone.
@@ -165,6 +175,24 @@ describe('transparency-log tamper drills: what the chain alone misses', function
         svc = await openService(dataDir, { integrityOverride: true });
         await serviceOf(svc.app).verifier.run();
         expect(serviceOf(svc.app).verifier.failure).to.include({ code: drill.restarted, seq });
+
+        if (drill.cli === 'tree_mismatch') {
+          // Read models rebuilt from the tampered file index the re-hashed event's new hash, whose
+          // chain verifies: audit-verify answered it AUTHENTIC (with no receipt). The log committed
+          // to another event at that seq, so it is TAMPERED.
+          await svc.close();
+          svc = null;
+          for (const suffix of ['', '-wal', '-shm'])
+            rmSync(join(dataDir, `read-models.db${suffix}`), { force: true });
+          svc = await openService(dataDir, { integrityOverride: true });
+          const forged = (await storedRows(dataDir)).find((r) => r.seq === seq)!;
+          const audit = await request(svc.app)
+            .post('/api/audit-verify')
+            .set('Authorization', bearer)
+            .send({ hash: forged.hash });
+          expect(audit.status).to.equal(200);
+          expect(audit.body).to.include({ verdict: 'TAMPERED', reason: 'TREE_MISMATCH', seq });
+        }
       } finally {
         await svc?.close();
         rmSync(dataDir, { recursive: true, force: true });

@@ -28,9 +28,22 @@ export class ReceiptUnavailable extends Error {
 }
 
 /**
+ * The tree's leaf for the event is not the event's: the tree and the ledger disagree, an integrity
+ * failure no retry mends (the background verifier suspends appends when it reaches it).
+ */
+export class ReceiptLeafMismatch extends Error {
+  readonly type = 'tree_mismatch' as const;
+  constructor(readonly seq: number) {
+    super(`the log's leaf ${seq - 1} is not the ledger's event ${seq}: the tree and the ledger disagree`);
+    this.name = 'ReceiptLeafMismatch';
+  }
+}
+
+/**
  * The receipt of `event` against the latest checkpoint, waiting (bounded) for one that covers it.
- * Throws ReceiptUnavailable when no checkpoint covers it in time, or when the tree's leaf is not
- * this event's (the tree and the ledger disagree: an integrity failure, never a receipt).
+ * Throws ReceiptUnavailable when no checkpoint covers it in time, and ReceiptLeafMismatch when the
+ * tree's leaf is not this event's (the tree and the ledger disagree: an integrity failure, never a
+ * receipt).
  */
 export async function receiptFor(log: TransparencyLog, event: ReceiptEvent): Promise<Receipt> {
   let timer: NodeJS.Timeout | undefined;
@@ -45,8 +58,7 @@ export async function receiptFor(log: TransparencyLog, event: ReceiptEvent): Pro
   clearTimeout(timer);
   if (!checkpoint) throw new ReceiptUnavailable(`no checkpoint covers seq ${event.seq} yet`);
   const index = event.seq - 1;
-  if (!log.tree.leafHash(index).equals(eventLeafHash(event)))
-    throw new ReceiptUnavailable(`the log's leaf ${index} is not the ledger's event ${event.seq}`);
+  if (!log.tree.leafHash(index).equals(eventLeafHash(event))) throw new ReceiptLeafMismatch(event.seq);
   return {
     event: { seq: event.seq, prev_hash: event.prev_hash, content_hash: event.content_hash, hash: event.hash },
     leaf_index: index,
