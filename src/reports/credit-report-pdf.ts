@@ -65,6 +65,20 @@ export interface PrintedCheckpoint {
   key_id: string;
 }
 
+/**
+ * The longest word, in characters, that a cell of the report is sure to hold. Text from the ledger
+ * (a legal name, an alias, an import's file name) with a longer one breaks anywhere instead: pdfmake
+ * never breaks inside a word, so a 200-character name ran off the page and pushed the grade box
+ * beside the identity table out of the report.
+ */
+const LONGEST_WORD = 30;
+
+/** Text someone furnished, wrapped inside its cell however it is spelled. */
+function furnished(text: string, style: Record<string, unknown> = {}): Content {
+  const long = text.split(/\s+/).some((word) => [...word].length > LONGEST_WORD);
+  return long ? { text, ...style, wordBreak: 'break-all' } : { text, ...style };
+}
+
 /** Content width of a LETTER page with the report's margins. */
 const WIDTH = 612 - 2 * 48;
 
@@ -133,9 +147,9 @@ function identityTable(r: CreditReport, ctx: ReportContext | undefined): Content
   const registry = `${reg.registration === 'active' ? 'Active SAM.gov registration' : 'No active SAM.gov registration'}; ${reg.exclusions === 'clear' ? 'no exclusion on record' : 'ACTIVE FEDERAL EXCLUSION'}`;
   return keyValue(
     [
-      ['Legal name', { text: r.entity, bold: true }],
+      ['Legal name', furnished(r.entity, { bold: true })],
       ...(ctx && ctx.identity.aliases.length > 0
-        ? ([['Also known as', ctx.identity.aliases.join('; ')]] as [string, Content][])
+        ? ([['Also known as', furnished(ctx.identity.aliases.join('; '))]] as [string, Content][])
         : []),
       ['EIN', ctx ? maskEin(ctx.identity.ein) : 'Not shown'],
       ['UEI (SAM.gov)', ctx?.identity.uei ?? 'Not on file'],
@@ -265,7 +279,9 @@ function samSection(r: CreditReport): Content[] {
       ['Exclusions', reg.exclusions === 'clear' ? 'None on record' : 'Active exclusion on record'],
       [
         'Source',
-        `${words(reg.source.kind)}${reg.source.file ? ` (${reg.source.file})` : ''}, data as of ${reg.source.as_of}`,
+        furnished(
+          `${words(reg.source.kind)}${reg.source.file ? ` (${reg.source.file})` : ''}, data as of ${reg.source.as_of}`,
+        ),
       ],
       ['Checked at', reg.checked_at],
     ]),

@@ -132,6 +132,27 @@ describe('credit report PDF (SPEC §8)', function () {
     expect(text.split('\n')).to.have.length(2);
   });
 
+  it('wraps a legal name with no break in it inside the identity table: the grade and score still print', async () => {
+    const k = await svc.key('First Builders Bank');
+    const name = `${'W'.repeat(150)}${'M'.repeat(40)}`;
+    const ent = await request(svc.app)
+      .post('/api/entities')
+      .set('Authorization', `Bearer ${k.key}`)
+      .send({ legal_name: name, aliases: [`${'Q'.repeat(120)}`], roles: ['general_contractor'] });
+    expect(ent.status).to.equal(201);
+    const res = await request(svc.app)
+      .get(`/api/credit-report-pdf?entity=${String(ent.body.id)}&key=${k.key}`)
+      .buffer(true)
+      .parse(binary);
+    expect(res.status).to.equal(200);
+    const flat = (await pdfText(res.body as Buffer)).replace(/\s+/g, '');
+    expect(flat).to.include(name);
+    expect(flat).to.include('Q'.repeat(120));
+    // The grade box beside the identity table, which a name running off the page pushed away.
+    expect(flat).to.include('70/100');
+    expect(flat).to.include('Compositescore·Lowconfidence');
+  });
+
   it('refuses a missing key with 401 and an unknown entity with 404', async () => {
     const k = await svc.key('First Builders Bank');
     expect((await request(svc.app).get('/api/credit-report-pdf?entity=Nobody')).status).to.equal(401);
