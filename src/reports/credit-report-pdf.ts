@@ -8,6 +8,7 @@
  * Helvetica is used (no font files, no clock, no randomness).
  */
 import type Pdfmake from 'pdfmake';
+import { EXCLUSION_CONFLICT_CODE } from '../credit/conflicts.js';
 import type { CreditReport } from '../credit/report.js';
 import { gradeBand, monthlyTrend, scoreBar, trendChart, type Content } from './graphics.js';
 import { maskEin, PRAL_MEANINGS, sentence, STATE_MEANINGS, words } from './words.js';
@@ -255,7 +256,13 @@ function conflictsAndRemediation(r: CreditReport): Content[] {
     r.conflicts.items.length === 0
       ? 'none'
       : r.conflicts.items
-          .map((i) => `${words(i.code)} on ${i.project_id ?? 'another lender’s project'} since ${i.since}`)
+          .map((i) =>
+            // An exclusion is the firm's own, on no project; a finding's project id is withheld
+            // from other lenders (conflictsOf), so null names no project for two different reasons.
+            i.code === EXCLUSION_CONFLICT_CODE
+              ? `Active federal exclusion (SAM.gov) since ${i.since}`
+              : `${words(i.code)} on ${i.project_id ?? 'another lender’s project'} since ${i.since}`,
+          )
           .join('; ');
   return [
     { text: 'Conflicts and remediation', style: 'h2' },

@@ -153,6 +153,35 @@ describe('credit report PDF (SPEC §8)', function () {
     expect(flat).to.include('Compositescore·Lowconfidence');
   });
 
+  it('prints an active exclusion as the firm’s own conflict, not as one on another lender’s project', async () => {
+    const k = await svc.key('First Builders Bank');
+    await request(svc.app)
+      .post('/api/entities')
+      .set('Authorization', `Bearer ${k.key}`)
+      .send({ legal_name: 'Acme Builders, Inc.', roles: ['general_contractor'] });
+    const score = await request(svc.app)
+      .post('/api/lender-credit?action=score')
+      .set('x-plumbline-api-key', k.key)
+      .send({ entity: 'Acme Builders' });
+    const report = score.body as CreditReport;
+    // As conflictsOf answers for an excluded firm with a blocking finding on another lender's project.
+    const pdf = await renderCreditReportPdf({
+      ...report,
+      conflicts: {
+        active_conflicts: 2,
+        status: 'CONFLICTS_PRESENT',
+        items: [
+          { code: 'REGISTRY_EXCLUSION', project_id: null, since: '2026-03-02' },
+          { code: 'ROLL_FORWARD_MISMATCH', project_id: null, since: '2026-04-10' },
+        ],
+      },
+    });
+    const flat = (await pdfText(pdf)).replace(/\s+/g, ' ');
+    expect(flat).to.include('Active federal exclusion (SAM.gov) since 2026-03-02');
+    expect(flat).to.include('Roll forward mismatch on another lender’s project since 2026-04-10');
+    expect(flat).not.to.include('Registry exclusion on another lender’s project');
+  });
+
   it('refuses a missing key with 401 and an unknown entity with 404', async () => {
     const k = await svc.key('First Builders Bank');
     expect((await request(svc.app).get('/api/credit-report-pdf?entity=Nobody')).status).to.equal(401);
