@@ -9,6 +9,9 @@ import {
   type PageProblems,
 } from '../support/browser.js';
 import { pagesScene, type PagesScene } from '../support/pages-scene.js';
+import request from 'supertest';
+import { D, firstDrawBody, projectBody } from '../support/api-fixtures.js';
+import { enrolledSigner, signDrawAs } from '../support/signers.js';
 
 describe('governance pages and the front door (Chromium)', function () {
   this.timeout(60_000);
@@ -44,6 +47,53 @@ describe('governance pages and the front door (Chromium)', function () {
     expect(problems.pageErrors, 'page errors').to.deep.equal([]);
     expect(await problems.cspViolations(), 'CSP violations').to.deep.equal([]);
     await page.close();
+  }
+
+  /** A project whose name, contractor and signer carry U+202E and whose architect has a 150-character word. */
+  let mirror: Promise<{ projectId: string; architect: string; longName: string }> | undefined;
+  function mirrorProject(): Promise<{ projectId: string; architect: string; longName: string }> {
+    mirror ??= (async () => {
+      const { app } = scene.svc;
+      const created = async (path: string, body: object): Promise<string> => {
+        const res = await request(app)
+          .post(path)
+          .set({ Authorization: `Bearer ${scene.lender.key}` })
+          .send(body);
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        return String(res.body.id);
+      };
+      const RLO = '\u202E';
+      const longName = `${'W'.repeat(150)} Design`;
+      const owner = await created('/api/entities', { legal_name: 'Mirror Owner LLC', roles: ['owner'] });
+      const gc = await created('/api/entities', {
+        legal_name: `${RLO}Mirror Builders`,
+        roles: ['general_contractor'],
+      });
+      const architect = await created('/api/entities', { legal_name: longName, roles: ['architect'] });
+      const projectId = await created(
+        '/api/projects',
+        projectBody({ borrower: owner, general_contractor: gc, architect }, { name: `Mirror ${RLO}Lofts` }),
+      );
+      const invoice = await created(`/api/projects/${projectId}/documents`, {
+        type: 'INVOICE',
+        vendor: gc,
+        number: 'MB-1',
+        amount: D(150_000),
+        line: 1,
+      });
+      const drawId = await created(
+        `/api/projects/${projectId}/draws`,
+        firstDrawBody({ invoices: [invoice] }),
+      );
+      const signer = await enrolledSigner(app, scene.lender, {
+        name: `Eve ${RLO}Mallory`,
+        capacity: 'Contractor',
+        entity_id: gc,
+      });
+      expect((await signDrawAs(app, scene.lender, drawId, 'Contractor', signer)).status).to.equal(201);
+      return { projectId, architect, longName };
+    })();
+    return mirror;
   }
 
   it('the front door says what the service is, shows the ledger status and links every page', async () => {
@@ -144,6 +194,22 @@ describe('governance pages and the front door (Chromium)', function () {
     const text = (await page.locator('#entity').textContent()) ?? '';
     expect(text).not.to.contain('Second Street Capital');
     await screenshot(page, 'entity');
+    await expectClean(page, problems);
+  });
+
+  it('a word longer than the line wraps at 420 px instead of widening the page', async () => {
+    const { projectId, architect, longName } = await mirrorProject();
+    const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+    const problems = await watchProblems(page);
+    await page.goto(`${server.baseUrl}/project.html?id=${projectId}`);
+    await useKey(page);
+    await page.locator('#project:not([hidden])').waitFor();
+    expect(await page.locator('#facts').textContent()).to.contain(longName);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.equal(420);
+    await page.goto(`${server.baseUrl}/entity.html?id=${architect}`);
+    await page.locator('#entity:not([hidden])').waitFor();
+    expect(await page.locator('h1').textContent()).to.equal(longName);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.equal(420);
     await expectClean(page, problems);
   });
 
