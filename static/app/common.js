@@ -6,17 +6,29 @@ const KEY_STORAGE = 'plumbline.key';
 
 export const $ = (id) => document.getElementById(id);
 
+/**
+ * Bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069). Text
+ * holding one shows itself and whatever follows it on the line reordered: a signer named with a
+ * U+202E RIGHT-TO-LEFT OVERRIDE turned the dates and roles of the signatures after it around.
+ * Right-to-left names never need them (the browser orders those by itself), so they are dropped.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** Text as shown on a page: without bidirectional controls. */
+export const plain = (value) => String(value).replace(BIDI_CONTROLS, '');
+
 /** An element with attributes (class, text, href, …) and children; never parses HTML. */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
-    if (k === 'text') el.textContent = String(v);
+    if (k === 'text') el.textContent = plain(v);
     else if (k === 'class') el.className = v;
     else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? '' : String(v));
+    else el.setAttribute(k, v === true ? '' : plain(v));
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
+  for (const c of children.flat())
+    if (c !== null && c !== undefined) el.append(typeof c === 'string' ? plain(c) : c);
   return el;
 }
 
@@ -99,7 +111,7 @@ export function keyFlow(onKey) {
 
 /** Sets a status line, marking it as an error when `bad`. */
 export function say(el, text, bad = false) {
-  el.textContent = text;
+  el.textContent = plain(text);
   el.classList.toggle('error', bad);
 }
 

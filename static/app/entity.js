@@ -1,6 +1,6 @@
 // The entity page: find an entity (GET /api/entities?q=), then draw its credit history
 // (GET /api/entities/:id/credit) — score line, dimension bars, behavioral timeline, inquiries.
-import { $, api, describe, gradeClass, h, keyFlow, param, say, words } from './common.js';
+import { $, api, describe, gradeClass, h, keyFlow, param, plain, say, words } from './common.js';
 import { barList, lineChart, stackedColumns } from './charts.js';
 
 const CAUSES = {
@@ -54,8 +54,8 @@ async function show(id) {
   say($('load-status'), 'Loading…');
   try {
     const c = await api(`/api/entities/${encodeURIComponent(id)}/credit`);
-    $('page-title').textContent = c.legal_name;
-    document.title = `Plumbline — ${c.legal_name}`;
+    $('page-title').textContent = plain(c.legal_name);
+    document.title = `Plumbline — ${plain(c.legal_name)}`;
     $('summary').replaceChildren(...summary(c));
     $('reasons').replaceChildren(...c.reason_codes.map((r) => h('li', { text: r.description })));
     $('history-chart').replaceChildren(

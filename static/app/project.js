@@ -1,7 +1,7 @@
 // The project page: the reader's projects (GET /api/projects), then one project — its facts, each
 // draw with its G702 summary, G703 lines and payment gate (GET /api/draws/:id/gates: the same
 // evaluation a payment push runs), findings with evidence and cure, the eleven rails, certification.
-import { $, api, describe, gradeClass, h, keyFlow, money, param, say, words } from './common.js';
+import { $, api, describe, gradeClass, h, keyFlow, money, param, plain, say, words } from './common.js';
 
 const G702 = [
   ['1', 'Original contract sum', 'original_contract_sum'],
@@ -144,7 +144,13 @@ function g703Table(d) {
 /** One draw; the newest is shown open, earlier ones folded (their figures one click away). */
 async function drawCard(d, newest) {
   const gates = await api(`/api/draws/${encodeURIComponent(d.id)}/gates`);
-  const signed = d.signatures.map((s) => `${words(s.role)} (${s.signer_name}, ${s.signed_on})`).join('; ');
+  // Each name isolated (<bdi>): a right-to-left name does not reorder the date and roles beside it.
+  const signed = d.signatures.flatMap((s, i) => [
+    i === 0 ? '' : '; ',
+    `${words(s.role)} (`,
+    h('bdi', { text: s.signer_name }),
+    `, ${s.signed_on})`,
+  ]);
   return h(
     'article',
     { class: 'draw-card', id: `draw-${d.id}` },
@@ -154,7 +160,9 @@ async function drawCard(d, newest) {
       {},
       `Period ${d.period_from} to ${d.period_to}, submitted ${d.submitted_on}. Status: ${words(d.status)}. `,
       `Requested ${money(d.requested_amount)}; compiles ${words(gates.draw_verdict)}. `,
-      `Signatures: ${signed || 'none yet'}.`,
+      'Signatures: ',
+      signed.length > 0 ? signed : 'none yet',
+      '.',
     ),
     h(
       'details',
@@ -237,8 +245,8 @@ async function show(id) {
       api(`/api/projects/${encodeURIComponent(id)}/governance`),
       api(`/api/governance-rails?action=scan_all&project_id=${encodeURIComponent(id)}`),
     ]);
-    $('page-title').textContent = p.name;
-    document.title = `Plumbline — ${p.name}`;
+    $('page-title').textContent = plain(p.name);
+    document.title = `Plumbline — ${plain(p.name)}`;
     $('facts').replaceChildren(
       ...facts(p, await partyNames(p)),
       item('Open findings', String(gov.open_findings)),

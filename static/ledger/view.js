@@ -56,6 +56,18 @@ export function eventRow(event, status, broken, onDetails) {
   ]);
 }
 
+/**
+ * The envelope as JSON, with bidirectional controls (U+202A–U+202E, U+2066–U+2069) written as
+ * \u escapes: shown raw, a U+202E in a name reversed the rest of its line. The escaped JSON
+ * parses to the same event.
+ */
+export function eventJson(event) {
+  return JSON.stringify(event, null, 2).replace(
+    /[\u202A-\u202E\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Fills the detail dialog: the three hashes in full and the whole envelope as JSON. */
 export function showDetails(dialog, event, status, broken) {
   dialog.querySelector('#detail-h').textContent = `Event seq ${event.seq} — ${event.type}`;
@@ -70,7 +82,7 @@ export function showDetails(dialog, event, status, broken) {
   ]) {
     hashes.append(el('dt', { text: name }), el('dd', {}, [el('code', { text: String(value) })]));
   }
-  dialog.querySelector('#detail-json').textContent = JSON.stringify(event, null, 2);
+  dialog.querySelector('#detail-json').textContent = eventJson(event);
   dialog.showModal();
 }
 

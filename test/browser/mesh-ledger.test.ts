@@ -168,6 +168,26 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     await page.close();
   });
 
+  it('shows a bidirectional override in a name as a \\u escape in the detail view, not as a reversed line', async () => {
+    await register(lender, 'Mirror \u202Esredliub');
+    const page = await browser.newPage();
+    await openWithKey(page);
+    const last = await request(svc.app)
+      .get('/api/ledger?limit=500')
+      .set({ 'x-plumbline-api-key': lender.key });
+    const events = last.body.events as { seq: number; data?: { legal_name?: string } }[];
+    const seq = events.find((e) => e.data?.legal_name === 'Mirror \u202Esredliub')!.seq;
+    await page.getByRole('button', { name: `Details of seq ${seq}` }).click();
+    const shown = (await page.getByRole('dialog').locator('pre').textContent()) ?? '';
+    expect(shown).to.contain('"legal_name": "Mirror \\u202esredliub"');
+    expect(shown).not.to.match(/[\u202A-\u202E\u2066-\u2069]/);
+    // Still the event's JSON: it parses to the recorded name.
+    expect((JSON.parse(shown) as { data: { legal_name: string } }).data.legal_name).to.equal(
+      'Mirror \u202Esredliub',
+    );
+    await page.close();
+  });
+
   it('marks the first broken link after an event was edited in the SQLite file and the page reloaded', async () => {
     const page = await browser.newPage();
     const problems = await watchProblems(page);

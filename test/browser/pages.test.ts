@@ -197,6 +197,24 @@ describe('governance pages and the front door (Chromium)', function () {
     await expectClean(page, problems);
   });
 
+  it('text a party furnished cannot reorder the facts beside it: bidirectional controls are not shown', async () => {
+    const { projectId } = await mirrorProject();
+    const { page, problems } = await open(`/project.html?id=${projectId}`);
+    await useKey(page);
+    await page.locator('#project:not([hidden])').waitFor();
+    // Shown in logical order: the override would have reversed the name and everything after it.
+    expect(await page.locator('h1').textContent()).to.equal('Mirror Lofts');
+    expect(await page.title()).to.equal('Plumbline — Mirror Lofts');
+    const text = await page.locator('body').innerText();
+    expect(text).not.to.match(/[\u202A-\u202E\u2066-\u2069]/);
+    expect(text).to.contain('Mirror Builders');
+    const signatures = (await page.locator('.draw-card p').first().textContent()) ?? '';
+    expect(signatures).to.contain('Signatures: Contractor (Eve Mallory, ');
+    // The signer's name isolated from the date and roles beside it.
+    expect(await page.locator('.draw-card p bdi').allTextContents()).to.deep.equal(['Eve Mallory']);
+    await expectClean(page, problems);
+  });
+
   it('a word longer than the line wraps at 420 px instead of widening the page', async () => {
     const { projectId, architect, longName } = await mirrorProject();
     const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
