@@ -10,8 +10,10 @@ import type { BadgeStatus } from './certify.js';
 
 export const BADGE_WIDTH = 320;
 export const BADGE_HEIGHT = 96;
-/** Longest project name shown, in characters; longer names end in an ellipsis to keep the size fixed. */
-export const BADGE_NAME_MAX_CHARS = 36;
+/** Where the project name starts, and the widest it may be drawn (to 12 px short of the border). */
+const NAME_X = 102;
+export const BADGE_NAME_MAX_WIDTH = BADGE_WIDTH - NAME_X - 12;
+const NAME_FONT_SIZE = 13;
 
 const GRADE_COLORS: Readonly<Record<Grade, string>> = {
   A: '#2e7d32',
@@ -37,7 +39,7 @@ export function renderBadge(content: BadgeContent): string {
   const accent = content.status === 'VALID' ? GRADE_COLORS[content.grade] : INACTIVE_COLOR;
   const projectName =
     content.project_name === null ? 'Certified project' : withoutControls(content.project_name);
-  const name = escapeXml(truncate(projectName, BADGE_NAME_MAX_CHARS));
+  const name = escapeXml(fitted(projectName, BADGE_NAME_MAX_WIDTH / NAME_FONT_SIZE));
   const label = escapeXml(
     `Plumbline certification: ${projectName}, grade ${content.grade}, score ${content.score}, ${content.status}, issued ${content.issued_on}`,
   );
@@ -49,7 +51,7 @@ export function renderBadge(content: BadgeContent): string {
     `<text x="45" y="58" font-family="${FONT}" font-size="44" font-weight="bold" fill="#ffffff" text-anchor="middle">${content.grade}</text>`,
     `<text x="45" y="82" font-family="${FONT}" font-size="12" fill="#ffffff" text-anchor="middle">${content.score}/100</text>`,
     `<text x="102" y="24" font-family="${FONT}" font-size="11" fill="#555555">PLUMBLINE CERTIFIED</text>`,
-    `<text x="102" y="46" font-family="${FONT}" font-size="13" font-weight="bold" fill="#222222">${name}</text>`,
+    `<text x="${NAME_X}" y="46" font-family="${FONT}" font-size="${NAME_FONT_SIZE}" font-weight="bold" fill="#222222">${name}</text>`,
     `<text x="102" y="68" font-family="${FONT}" font-size="12" font-weight="bold" fill="${accent}">${content.status}</text>`,
     `<text x="102" y="86" font-family="${FONT}" font-size="11" fill="#555555">issued ${escapeXml(content.issued_on)}</text>`,
     '</svg>',
@@ -74,8 +76,31 @@ function withoutControls(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 }
 
-/** Cuts by code point, never inside a surrogate pair. */
-function truncate(text: string, max: number): string {
+/**
+ * A generous advance width, in em, of a character in the badge's bold sans-serif (DejaVu Sans Bold
+ * measured, rounded up): the name is cut by these so that it stays inside the badge whatever font
+ * the viewer substitutes. Anything outside ASCII counts as wide (CJK ideographs are 1 em).
+ */
+function advance(ch: string): number {
+  if (/[ijlfrtIJ.,:;'!|/\\()[\]` "-]/.test(ch)) return 0.5;
+  if (/[mwMW@%]/.test(ch)) return 1.12;
+  if (/[a-z0-9]/.test(ch)) return 0.73;
+  if (/[A-Z]/.test(ch)) return 0.86;
+  return ch.charCodeAt(0) < 0x80 ? 0.9 : 1.25;
+}
+
+/**
+ * The name as it fits in `maxEm` em: whole when it does, else cut by code point (never inside a
+ * surrogate pair) and ended with an ellipsis. Cutting at a fixed 36 characters let an ordinary
+ * name such as 'Riverside Commons Apartments Phase II' run past the badge's border.
+ */
+function fitted(text: string, maxEm: number): string {
   const chars = [...text];
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
+  const width = (cs: string[]) => cs.reduce((sum, ch) => sum + advance(ch), 0);
+  if (width(chars) <= maxEm) return text;
+  const room = maxEm - advance('…');
+  let kept = 0;
+  let used = 0;
+  while (kept < chars.length && used + advance(chars[kept]!) <= room) used += advance(chars[kept++]!);
+  return `${chars.slice(0, kept).join('').trimEnd()}…`;
 }

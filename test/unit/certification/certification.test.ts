@@ -7,6 +7,7 @@ import {
   badgeUrl,
   certify,
   renderBadge,
+  BADGE_NAME_MAX_WIDTH,
   type BadgeContent,
 } from '../../../src/certification/index.js';
 
@@ -90,14 +91,18 @@ describe('certification (DOMAIN §11)', () => {
       expect(svg).to.not.match(/href|@import|url\(|<script|<image|<foreignObject/i);
     });
 
-    it('keeps its size with a long name by cutting it with an ellipsis', () => {
-      const svg = renderBadge({
-        ...content,
-        project_name: 'Riverside Mixed-Use Redevelopment Phase Two Parcel B',
-      });
-      // 35 code points kept + the ellipsis = BADGE_NAME_MAX_CHARS
-      expect(svg).to.include('>Riverside Mixed-Use Redevelopment P…<');
-      expect(renderBadge({ ...content, project_name: '🏗'.repeat(40) })).to.include(`>${'🏗'.repeat(35)}…<`);
+    it('keeps its size with a long name by cutting it, by its drawn width, with an ellipsis', () => {
+      const nameOf = (project_name: string) =>
+        /font-size="13" font-weight="bold" fill="#222222">([^<]*)</.exec(
+          renderBadge({ ...content, project_name }),
+        )![1];
+      expect(nameOf('Harbor View Lofts')).to.equal('Harbor View Lofts');
+      // 37 ordinary characters drew 300 px wide in a 206 px space: cut so they stay inside the border.
+      expect(nameOf('Riverside Commons Apartments Phase II')).to.equal('Riverside Commons A…');
+      // A W is 14.3 px in DejaVu Sans Bold 13 px: at most 14 fit in BADGE_NAME_MAX_WIDTH with the ellipsis.
+      expect(BADGE_NAME_MAX_WIDTH).to.equal(206);
+      expect(nameOf('W'.repeat(40))).to.match(/^W{1,13}…$/);
+      expect(nameOf('🏗'.repeat(40))).to.match(/^(🏗){1,11}…$/);
     });
 
     it('greys out a badge that no longer vouches (EXPIRED, SUPERSEDED)', () => {
