@@ -70,10 +70,15 @@ const XML_ENTITIES: Readonly<Record<string, string>> = {
   "'": '&apos;',
 };
 
-/** Drops the C0 control characters XML 1.0 forbids (a name with one would make the SVG unparseable). */
+/**
+ * Drops the C0 control characters XML 1.0 forbids (a name with one would make the SVG
+ * unparseable), U+FFFE and U+FFFF (not XML characters either), and the bidirectional embedding,
+ * override and isolate controls: a U+202E in the name showed it reversed, and in the label turned
+ * the grade, score and status after it around.
+ */
 function withoutControls(text: string): string {
   // eslint-disable-next-line no-control-regex -- matching the forbidden controls is the point
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u202a-\u202e\u2066-\u2069\ufffe\uffff]/g, '');
 }
 
 /**

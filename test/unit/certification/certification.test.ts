@@ -105,6 +105,15 @@ describe('certification (DOMAIN §11)', () => {
       expect(nameOf('🏗'.repeat(40))).to.match(/^(🏗){1,11}…$/);
     });
 
+    it('drops bidirectional controls and the non-characters XML forbids from the project name', () => {
+      const svg = renderBadge({ ...content, project_name: 'Harbor \u202EstfoL\uFFFF' });
+      // U+202E showed the name reversed and, in the label, the grade, score and status after it;
+      // U+FFFF is no XML character, so the badge did not parse as an image at all.
+      expect(svg).to.not.match(/[\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/);
+      expect(svg).to.include('>Harbor stfoL<');
+      expect(svg).to.include('<title>Plumbline certification: Harbor stfoL, grade B, score 84,');
+    });
+
     it('greys out a badge that no longer vouches (EXPIRED, SUPERSEDED)', () => {
       expect(renderBadge(content)).to.include('fill="#558b2f"');
       expect(renderBadge({ ...content, status: 'SUPERSEDED' })).to.not.include('#558b2f');
