@@ -119,6 +119,12 @@ export function mountTlog(s: Service): void {
     const to = q.to ?? checkpoint?.size ?? 0;
     if (q.from > to) throw new ProblemError('INVALID_REQUEST', `from (${q.from}) is beyond to (${to})`);
     if (to > s.tlog.tree.size) throw new ProblemError('NOT_FOUND', `the log has no tree of size ${to} yet`);
+    // A size no signed checkpoint vouches for proves nothing to a client (docs/transparency-log.md).
+    if (to > (checkpoint?.size ?? 0))
+      throw new ProblemError(
+        'NOT_FOUND',
+        `the log has signed no checkpoint of size ${to} yet (the latest is ${checkpoint?.size ?? 0})`,
+      );
     res.json({
       from: q.from,
       to,

@@ -110,6 +110,28 @@ describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function ()
     expect((await at('/api/ledger/receipt?seq=999999')).status).to.equal(404);
   });
 
+  // A size the tree has but no checkpoint signs: the proof answered with `checkpoint: null`, to a
+  // size nothing vouches for (the documented rule: `to` may not exceed the latest checkpoint's).
+  it('refuses a consistency proof to a size past the latest signed checkpoint (404)', async () => {
+    // A service that signs on its own schedule (a minute here): appends after a checkpoint wait for it.
+    const live = await startService({ compose: { tlogPublishEveryMs: 60_000 } });
+    try {
+      await appendNotes(live, 5);
+      const reader = await live.key('Auditor', ['ledger:read']);
+      const signed = (await live.composed.deps.tlog.publish())!;
+      await appendNotes(live, 3);
+      const at = (path: string) => request(live.app).get(path).set('Authorization', `Bearer ${reader.key}`);
+      const past = await at(`/api/ledger/proof/consistency?from=1&to=${signed.size + 2}`);
+      expect(past.status).to.equal(404);
+      expect(past.body.detail).to.include(`latest is ${signed.size}`);
+      const atSigned = await at(`/api/ledger/proof/consistency?from=1&to=${signed.size}`);
+      expect(atSigned.status).to.equal(200);
+      expect(atSigned.body.checkpoint).to.be.a('string');
+    } finally {
+      await live.close();
+    }
+  });
+
   it('serves a checkpoint signed by the announced key, whose root the entry bundles and tiles rebuild', async () => {
     await appendNotes(svc, 300);
     const head = await svc.head();
