@@ -141,6 +141,25 @@ describe('transparency log witnesses (C2SP tlog-witness client)', function () {
     expect(cosigned.text).to.equal(served.text);
   });
 
+  // The cosigned checkpoint stored by an earlier start was served after a restart with no
+  // witnesses (or another set), though none of the configured ones had cosigned it.
+  it('serves a stored cosigned checkpoint only while the same witnesses are configured', async () => {
+    const key = await svc.key('Monitor', ['tlog:read']);
+    const cosigned = () =>
+      request(svc.app).get('/tlog/checkpoint/cosigned').set('Authorization', `Bearer ${key.key}`);
+    await append(5);
+    await svc.composed.deps.tlog.publish();
+    await svc.composed.deps.tlog.witnessesSettled();
+    const before = await cosigned();
+    expect(before.status).to.equal(200);
+    await svc.restart({ witnessUrls: [] });
+    expect((await cosigned()).status).to.equal(404);
+    await svc.restart({ witnessUrls: [witness.url, 'http://127.0.0.1:9/another-witness'] });
+    expect((await cosigned()).status).to.equal(404);
+    await svc.restart({ witnessUrls: [witness.url] });
+    expect((await cosigned()).text).to.equal(before.text);
+  });
+
   it('resubmits from the size a witness says it holds (409 text/x.tlog.size)', async () => {
     const tlog = svc.composed.deps.tlog;
     await append(5);

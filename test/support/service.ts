@@ -32,8 +32,11 @@ export interface TestService {
   /** A key of the platform operator's org (created on first use), with `registry:admin`. */
   operator(scopes?: ApiKeyScope[]): Promise<IssuedKey>;
   head(): Promise<number>;
-  /** Stops the service and starts it again on the same data directory (a process restart). */
-  restart(): Promise<void>;
+  /**
+   * Stops the service and starts it again on the same data directory (a process restart), with
+   * `more` composition options changed for this start (e.g. another set of witnesses).
+   */
+  restart(more?: Partial<ComposeOptions>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,7 +53,7 @@ export async function startService(
 ): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plumbline-api-'));
   const clock = new ManualClock(opts.now ?? '2026-06-15T12:00:00Z');
-  const composeHere = () =>
+  const composeHere = (more: Partial<ComposeOptions> = {}) =>
     compose({
       dataDir,
       clock,
@@ -62,6 +65,7 @@ export async function startService(
       keyPepper: 'test-pepper-0123456789abcdef0123456789',
       signingKey: 'test-signing-key-0123456789abcdef01234',
       ...opts.compose,
+      ...more,
     });
   const first = await composeHere();
   const svc: TestService = {
@@ -82,9 +86,9 @@ export async function startService(
       });
     },
     head: async () => (await svc.composed.store.head()).seq,
-    async restart() {
+    async restart(more) {
       await svc.composed.close();
-      svc.composed = await composeHere();
+      svc.composed = await composeHere(more);
       svc.app = createApp(svc.composed.deps);
     },
     async close() {

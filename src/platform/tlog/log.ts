@@ -55,6 +55,12 @@ const RECENT_CHECKPOINTS = 16;
 /** A cosignature/v1 signature after its key id: 8-byte timestamp ‖ 64-byte Ed25519 signature. */
 const COSIGNATURE_BYTES = 72;
 const COSIGNED_META = 'cosigned_checkpoint';
+/** The witness URLs (sorted, JSON) whose cosignatures the stored cosigned checkpoint carries. */
+const COSIGNED_BY_META = 'cosigned_checkpoint_witnesses';
+
+function witnessSet(urls: readonly string[]): string {
+  return JSON.stringify([...urls].sort());
+}
 
 /**
  * How often a running service signs a checkpoint when the ledger moved (src/main.ts): a recording
@@ -103,7 +109,13 @@ export class TransparencyLog {
     this.tree = new TileTree(opts.storage);
     this.#latest = this.#load(opts.storage.getMeta(CHECKPOINT_META));
     if (this.#latest) this.#recent = [{ checkpoint: this.#latest, cosigs: new Map() }];
-    this.#cosigned = opts.storage.getMeta(COSIGNED_META) ?? null;
+    // A stored cosigned checkpoint stands only for the witnesses that cosigned it: started with no
+    // witnesses, or another set, the node has none cosigned by every configured witness yet.
+    const cosignedBy = opts.storage.getMeta(COSIGNED_BY_META);
+    this.#cosigned =
+      (opts.witnesses ?? []).length > 0 && cosignedBy === witnessSet(opts.witnesses ?? [])
+        ? (opts.storage.getMeta(COSIGNED_META) ?? null)
+        : null;
     this.#cosignedSize = this.#load(this.#cosigned ?? undefined)?.size ?? 0;
     for (const url of opts.witnesses ?? []) {
       const size = Number(opts.storage.getMeta(`witness:${url}`) ?? '0');
@@ -330,6 +342,7 @@ export class TransparencyLog {
         this.#cosigned = this.#withCosignatures(c);
         this.#cosignedSize = c.size;
         this.#opts.storage.setMeta(COSIGNED_META, this.#cosigned);
+        this.#opts.storage.setMeta(COSIGNED_BY_META, witnessSet(this.#opts.witnesses ?? []));
       }
     } catch (error) {
       this.#opts.logger.warn('witness unreachable', { witness: url, error: (error as Error).message });
