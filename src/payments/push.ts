@@ -146,7 +146,10 @@ export function partyOfAccount(name: string, account: BankAccount): InstructionP
   return { name, account: account.masked, agent, account_id: account.id, scheme: account.scheme };
 }
 
-/** The amount a push pays (issue 14): the REDUCED amount, else G702 line 8 — never the requested figure. */
+/**
+ * The amount a push pays (issue 14): the REDUCED amount (line 8 less the inspected cut), else G702
+ * line 8 — never the requested figure. The compilation's `fundable_amount` is the same figure.
+ */
 export function amountToPay(draw: Draw, verdict: DrawVerdict, fundable_amount: Cents): Cents {
   return verdict === 'REDUCED' ? fundable_amount : draw.summary.current_payment_due;
 }

@@ -329,6 +329,29 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(paid.body.payment).to.include({ amount: reduced, rail: 'ESCROW' });
     });
 
+    it('pays a REDUCED draw line 8 less the inspected cut, never more, however much the application requested', async () => {
+      // Line 8 is $135,000; the application asks $300,000. Line 1 claims $100k, inspected at 10 %
+      // of $400k = $40k: a $60k cut, $54k net of retainage. The draw is worth $81,000 — the request
+      // less the cut ($246,000) is more than the whole claim.
+      j = await startJourney({ draw: { requested_amount: D(300_000) } });
+      const waiver = await j.fixDocuments({ inspectedLine1Pct: 10, waiverAmount: D(300_000) });
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict, JSON.stringify(compiled.body)).to.equal('REDUCED');
+      expect(compiled.body.compilation.fundable_amount).to.equal(D(81_000));
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accepted = await j.post(
+        `/api/draws/${j.drawId}/accept`,
+        { reason: 'inspected amounts' },
+        approver,
+      );
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.equal(D(81_000));
+    });
+
     /**
      * A draw compiled REDUCED (line 1 inspected at 10 %), signed, notarized and accepted at its reduced
      * amount; then a second inspection of line 1 at `secondPct` % (the same finding).

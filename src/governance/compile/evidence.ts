@@ -87,7 +87,10 @@ export interface DrawVerdictEvidence {
   open_blocking: number;
   open_warning: number;
   requested_amount: Cents;
-  /** What could be funded on this verdict: requested, the REDUCED amount, or 0. */
+  /**
+   * What a payment on this verdict pays: G702 line 8 (current payment due, never the requested
+   * figure), the REDUCED amount (line 8 less the inspected cut), or 0; never below 0.
+   */
   fundable_amount: Cents;
 }
 

@@ -57,15 +57,17 @@ export function decideDrawVerdict(facts: VerdictFacts): DrawVerdictEvidence {
   if (unfundable.length > 0) return verdict('NOT_FUNDABLE', unfundable, 0);
 
   if (blocking.length === 0) {
-    if (warnings === 0) return verdict('FUNDABLE', [], draw.requested_amount);
-    return verdict('FUNDABLE_WITH_CONDITIONS', codes('WARNING', open), draw.requested_amount);
+    // What a payment pays (docs/payments.md): G702 line 8, never the figure the application requested.
+    const due = Math.max(0, draw.summary.current_payment_due);
+    if (warnings === 0) return verdict('FUNDABLE', [], due);
+    return verdict('FUNDABLE_WITH_CONDITIONS', codes('WARNING', open), due);
   }
   const others = blocking.filter((f) => f.code !== 'INSPECTION_VARIANCE');
   if (others.length === 0) {
     const amount = reducedAmount(draw, inspectionFor(draw, facts.documents));
     return verdict(
       'REDUCED',
-      [`fundable at inspected amounts: ${amount} of ${draw.requested_amount}`],
+      [`fundable at inspected amounts: ${amount} of ${draw.summary.current_payment_due}`],
       amount,
     );
   }
@@ -100,12 +102,15 @@ export function inspectionFor(draw: Draw, documents: readonly Document[]): Inspe
 /**
  * The REDUCED amount (DOMAIN §9 "fundable at the inspected amounts"): on every line whose claimed
  * percent exceeds the inspected one by more than the BLOCKING variance (DOMAIN §2), completed
- * work is cut to inspected % × C; the cut, net of the draw's retainage, comes off the requested
- * amount. Lines within tolerance keep their claim — they raised no BLOCKING finding. Rounding:
- * each line's inspected value and the retainage on the cut are rounded half-up to whole cents.
+ * work is cut to inspected % × C; the cut, net of the draw's retainage, comes off G702 line 8
+ * (current payment due: what a payment pays, docs/payments.md) — never off the requested figure,
+ * which the application states freely: a request above line 8 must not lift what is paid. Lines
+ * within tolerance keep their claim — they raised no BLOCKING finding. Rounding: each line's
+ * inspected value and the retainage on the cut are rounded half-up to whole cents.
  */
 export function reducedAmount(draw: Draw, inspection: InspectionReport | null): Cents {
-  if (inspection === null) return draw.requested_amount;
+  const due = draw.summary.current_payment_due;
+  if (inspection === null) return Math.max(0, due);
   let cut = 0;
   for (const line of draw.lines) {
     const inspected = inspection.lines.find((l) => l.line === line.line);
@@ -115,7 +120,7 @@ export function reducedAmount(draw: Draw, inspection: InspectionReport | null): 
     cut += Math.max(0, line.completed_and_stored - allowed);
   }
   const netCut = cut - Math.round((cut * draw.retainage_pct) / 100);
-  return Math.max(0, draw.requested_amount - netCut);
+  return Math.max(0, due - netCut);
 }
 
 export const drawVerdictEngine: Engine<DrawCompileInput<unknown, unknown>, DrawEvidence> = {

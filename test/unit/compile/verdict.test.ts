@@ -51,6 +51,33 @@ describe('draw verdict (DOMAIN §9)', () => {
     expect(verdict).to.include({ draw_verdict: 'REDUCED', fundable_amount: 90_000_00, open_blocking: 1 });
   });
 
+  it('cuts the REDUCED amount from G702 line 8, not from the requested figure (an inflated request lifts nothing)', () => {
+    // line 8 is 144k; the application asks 300k. Line 1 inspected at 35 %: 60k cut, 54k net of retainage.
+    const inspection = anInspection([
+      { line: 1, percent_complete: 35 },
+      { line: 2, percent_complete: 8 },
+    ]);
+    const verdict = decideDrawVerdict(
+      facts(
+        [aFinding('INSPECTION_VARIANCE', 'BLOCKING'), aFinding('DUPLICATE_OR_UNSUPPORTED_COST', 'WARNING')],
+        {
+          draw: aDraw({ requested_amount: 300_000_00 }),
+          documents: [inspection],
+        },
+      ),
+    );
+    expect(verdict).to.include({ draw_verdict: 'REDUCED', fundable_amount: 90_000_00 });
+  });
+
+  it('makes G702 line 8 fundable, whatever the application requested (what a payment pays)', () => {
+    const asked = (requested_amount: number) =>
+      decideDrawVerdict(
+        facts([aFinding('DUPLICATE_OR_UNSUPPORTED_COST', 'WARNING')], { draw: aDraw({ requested_amount }) }),
+      ).fundable_amount;
+    expect(asked(300_000_00)).to.equal(144_000_00);
+    expect(asked(100_000_00)).to.equal(144_000_00);
+  });
+
   it('rounds the inspected value of a line half-up to whole cents', () => {
     // 33.333 % of 400,000.00 = 133,332.00; cut 66,668.00; retainage 6,666.80; net 60,001.20
     const inspection = anInspection([{ line: 1, percent_complete: 33.333 }]);
