@@ -235,6 +235,7 @@ function result(gate: GateResult['gate'], passed: boolean, detail: string): Gate
  */
 function verdictGate({
   compilation: c,
+  draw,
   reviewed,
   accepted_codes,
   accepted_finding_ids,
@@ -247,8 +248,17 @@ function verdictGate({
       ? `; it was ${reviewed.draw_verdict} when compiled at seq ${reviewed.seq}`
       : '';
   const base = `at the head the draw is ${c.draw_verdict}${why}${was}`;
+  if (!GATE_PASSING_VERDICTS.includes(c.draw_verdict) && !ACCEPTABLE_VERDICTS.includes(c.draw_verdict))
+    return result('verdict_fundable', false, base);
+  // A credit transfer moves a positive amount: a draw whose line 8 (or reduced amount) is nothing —
+  // retainage or previous certificates stated above what was earned — has nothing to pay.
+  if (c.fundable_amount <= 0)
+    return result(
+      'verdict_fundable',
+      false,
+      `${base}; nothing to pay: ${usd(c.fundable_amount)} is fundable (G702 line 8 is ${usd(draw.summary.current_payment_due)})`,
+    );
   if (GATE_PASSING_VERDICTS.includes(c.draw_verdict)) return result('verdict_fundable', true, base);
-  if (!ACCEPTABLE_VERDICTS.includes(c.draw_verdict)) return result('verdict_fundable', false, base);
   // An acceptance covers the findings open when it was given: a new finding under an accepted code
   // (another coverage expiring, another line's variance) is a condition nobody accepted.
   const unaccepted =

@@ -435,6 +435,30 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(paid.body.payment.amount).to.equal(D(135_000));
     });
 
+    it('refuses to pay a draw whose G702 line 8 is nothing (retainage stated above what was earned): 422 with the refusal recorded, not a 500', async () => {
+      // $150,000 earned, $200,000 of retainage stated (only a WARNING): line 8 is -$50,000.
+      j = await startJourney({ draw: { requested_amount: 0, retainage_withheld: D(200_000) } });
+      const waiver = await j.fixDocuments({ waiverAmount: 0 });
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict, JSON.stringify(compiled.body)).to.equal(
+        'FUNDABLE_WITH_CONDITIONS',
+      );
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accepted = await j.post(`/api/draws/${j.drawId}/accept`, { reason: 'as stated' }, approver);
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.deep.equal(['verdict_fundable']);
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        /; nothing to pay: \$0\.00 is fundable \(G702 line 8 is -\$50,000\.00\)$/,
+      );
+      const draw = await request(j.svc.app)
+        .get(`/api/draws/${j.drawId}`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      expect(draw.body.status).to.not.equal('FUNDED');
+    });
+
     it('never pays a rejected draw: DrawRejected ends its path to payment', async () => {
       j = await startJourney();
       await j.readyToPay();

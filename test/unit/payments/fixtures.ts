@@ -217,7 +217,7 @@ export function passingContext(overrides: Partial<GateContext> = {}): GateContex
       draw_verdict: 'FUNDABLE',
       reasons: [],
       findings: [],
-      fundable_amount: 0,
+      fundable_amount: draw.summary.current_payment_due,
       pral: 'RELEASE',
       pral_rationale: ['GC eligibility RELEASE'],
     },

@@ -308,6 +308,17 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
     );
   });
 
+  it('holds a draw that makes nothing fundable: a credit transfer of $0 is no payment', () => {
+    const [verdict] = evaluateGates(
+      CONSTRUCTION_PROFILE,
+      passingContext({ compilation: { ...ctx.compilation, fundable_amount: 0 } }),
+    );
+    expect(verdict?.passed).to.equal(false);
+    expect(verdict?.detail).to.match(
+      /^at the head the draw is FUNDABLE; nothing to pay: \$0\.00 is fundable \(G702 line 8 is /,
+    );
+  });
+
   it('never lets HOLD or NOT_FUNDABLE pass, whatever was accepted', () => {
     for (const draw_verdict of ['HOLD', 'NOT_FUNDABLE'] as const) {
       const [verdict] = evaluateGates(
