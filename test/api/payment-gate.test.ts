@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { D, firstDrawBody } from '../support/api-fixtures.js';
 import { GL_REQUIRED, startJourney, type DrawJourney } from '../support/draw-journey.js';
+import { signDrawAs, signWaiverAs } from '../support/signers.js';
 
 /**
  * Money moves only on current governance (issue 14). Each case compiles the draw FUNDABLE and
@@ -457,6 +458,74 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
         .get(`/api/draws/${j.drawId}`)
         .set('Authorization', `Bearer ${j.lender.key}`);
       expect(draw.body.status).to.not.equal('FUNDED');
+    });
+
+    it('pays one set of work once: application 1 is refused after application 2, claiming from zero, was paid first', async () => {
+      j = await startJourney();
+      const waiver1 = await j.fixDocuments();
+      await j.signAll();
+      // Application 2 (June) submitted while application 1 is unpaid: it claims from zero, as no
+      // draw was funded yet, and is made payable on its own documents.
+      const invoice = (number: string, line: number, amount: number) =>
+        j.created(`/api/projects/${j.projectId}/documents`, {
+          type: 'INVOICE',
+          vendor: j.gc,
+          number,
+          amount,
+          line,
+        });
+      const invoices = [await invoice('KB-2001', 1, D(100_000)), await invoice('KB-2002', 2, D(50_000))];
+      j.svc.clock.set('2026-07-01T15:00:00Z');
+      const second = await j.created(
+        `/api/projects/${j.projectId}/draws`,
+        firstDrawBody({ application_no: 2, period_from: '2026-06-01', period_to: '2026-06-30', invoices }),
+      );
+      const inspector = await j.created('/api/entities', {
+        legal_name: 'June Inspections LLC',
+        roles: ['inspector'],
+      });
+      await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        draw_id: second,
+        inspector,
+        inspected_on: '2026-07-01',
+        lines: [
+          { line: 1, percent_complete: 25 },
+          { line: 2, percent_complete: 8.33 },
+        ],
+        stored_materials_verified: true,
+      });
+      await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'TITLE_DATE_DOWN',
+        effective_on: '2026-07-01',
+        new_liens: [],
+      });
+      const waiver2 = await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'LIEN_WAIVER',
+        claimant: j.gc,
+        draw_id: second,
+        waiver_type: 'CONDITIONAL_PROGRESS',
+        amount: D(135_000),
+        through_date: '2026-06-30',
+        signed_on: '2026-07-01',
+        executed: true,
+      });
+      const signers = await j.signers();
+      expect((await signWaiverAs(j.svc.app, j.lender, waiver2, signers.Contractor)).status).to.equal(201);
+      for (const role of ['Contractor', 'Architect', 'Lender'] as const)
+        expect((await signDrawAs(j.svc.app, j.lender, second, role, signers[role])).status).to.equal(201);
+      for (const waiver of [waiver1, waiver2])
+        expect((await j.notarialAct(waiver, { actDate: '2026-07-01' })).status).to.equal(201);
+
+      const paid = await j.post('/api/payment-push', { draw_id: second });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.equal(D(135_000));
+      // Application 1 claims the same $150,000 of work from zero: it was paid with application 2.
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.deep.equal(['verdict_fundable']);
+      expect(detailOf(gates, 'verdict_fundable')).to.equal(
+        'at the head the draw is NOT_FUNDABLE (BLOCKING (no document cures): ROLL_FORWARD_MISMATCH)',
+      );
     });
 
     it('never pays a rejected draw: DrawRejected ends its path to payment', async () => {

@@ -3,11 +3,15 @@
  * one ended.
  *
  * Interpretations:
- * - "prior funded draw" = the latest FUNDED draw recorded before the examined draw (REJECTED
- *   draws never count). With none, every line's `previous` must be 0.
- * - "Σ funded" = Σ `funded_amount` of the FUNDED draws recorded before the examined draw, as of
- *   the scan — so a draw submitted while its predecessor was still unfunded is flagged until the
- *   predecessor is funded, and then the re-scan resolves it.
+ * - The FUNDED draws an application must account for (`fundedBefore`): for a FUNDED draw, those
+ *   recorded before it (a paid draw is judged as it stood when paid); for one not yet paid, every
+ *   FUNDED draw of the project — a later application paid first already paid for the work this
+ *   one claims from zero, so paying it too would pay that work twice. REJECTED draws never count.
+ * - "prior funded draw" = the latest (by recording) of those FUNDED draws. With none, every line's
+ *   `previous` must be 0.
+ * - "Σ funded" = Σ `funded_amount` of those FUNDED draws, as of the scan — so a draw submitted
+ *   while its predecessor was still unfunded is flagged until the predecessor is funded, and then
+ *   the re-scan resolves it.
  * - Every active draw is examined (the figures do not change with time). Line mismatches give one
  *   finding per draw (subject `lines`); the certificates total another (subject
  *   `previous_certificates`). Exact to the cent: G703 figures carry forward, they are not estimates.
@@ -16,14 +20,7 @@
 import type { Draw } from '../../projects/facts.js';
 import type { FindingDraft } from '../findings.js';
 import type { ScanEngine, ScanInput } from '../scan-input.js';
-import {
-  activeDraws,
-  drawEvidence,
-  drawsBefore,
-  findingsOf,
-  lineEvidence,
-  previousFundedDraw,
-} from '../scan-input.js';
+import { activeDraws, drawEvidence, drawsBefore, findingsOf, lineEvidence } from '../scan-input.js';
 import { sum, usd } from '../units.js';
 
 export const rollForwardMismatch: ScanEngine = (input, now) =>
@@ -33,8 +30,15 @@ export const rollForwardMismatch: ScanEngine = (input, now) =>
     activeDraws(input).flatMap((d) => [linesDraft(input, d), certificatesDraft(input, d)]),
   );
 
+/** The FUNDED draws the examined draw must start from (see the interpretations above), oldest first. */
+function fundedBefore(input: ScanInput, draw: Draw): Draw[] {
+  const candidates =
+    draw.status === 'FUNDED' ? drawsBefore(input, draw) : activeDraws(input).filter((d) => d.id !== draw.id);
+  return candidates.filter((d) => d.status === 'FUNDED');
+}
+
 function linesDraft(input: ScanInput, draw: Draw): FindingDraft | null {
-  const prior = previousFundedDraw(input, draw);
+  const prior = fundedBefore(input, draw).at(-1);
   const priorG = new Map((prior?.lines ?? []).map((l) => [l.line, l.completed_and_stored]));
   const wrong = draw.lines.filter((l) => l.previous !== (priorG.get(l.line) ?? 0));
   if (wrong.length === 0) return null;
@@ -59,7 +63,7 @@ function linesDraft(input: ScanInput, draw: Draw): FindingDraft | null {
 }
 
 function certificatesDraft(input: ScanInput, draw: Draw): FindingDraft | null {
-  const funded = drawsBefore(input, draw).filter((d) => d.status === 'FUNDED');
+  const funded = fundedBefore(input, draw);
   const total = sum(funded.map((d) => d.funded_amount ?? 0));
   if (draw.previous_certificates_total === total) return null;
   return {

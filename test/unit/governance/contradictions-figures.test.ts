@@ -95,6 +95,29 @@ describe('ROLL_FORWARD_MISMATCH (DOMAIN §2)', () => {
     expect(found[0]!.title).to.contain('previous certificates');
   });
 
+  it('blocks an unpaid application once a later one was paid first from zero: that work is paid already', () => {
+    // given application 1 still unpaid, and application 2 claiming from zero (no draw was funded
+    // when it was submitted) paid first
+    const { w, d1, d2 } = cleanWorld();
+    d1.status = 'COMPILED';
+    d1.funded_amount = null;
+    for (const l of d2.lines) l.previous = 0;
+    d2.previous_certificates_total = 0;
+    d2.status = 'FUNDED';
+    d2.funded_amount = d2.requested_amount;
+    // then application 1 no longer starts where the last paid one ended: paying it would pay twice
+    const found = findingsFor(w, 'ROLL_FORWARD_MISMATCH');
+    expect(found.map((f) => [f.severity, f.draw_id])).to.deep.equal([
+      ['BLOCKING', 'DRW-1'],
+      ['BLOCKING', 'DRW-1'],
+    ]);
+    expect(found.map((f) => f.title)).to.deep.equal([
+      'Application 1: previous work does not roll forward',
+      'Application 1: previous certificates do not match funded draws',
+    ]);
+    expect(found[0]!.evidence).to.deep.include({ kind: 'draw', id: 'DRW-2' });
+  });
+
   it('resolves once the predecessor is funded: Σ funded is read as of the scan', () => {
     // given application 2 states application 1's certificate while application 1 is still unfunded
     const { w, d1 } = cleanWorld();
