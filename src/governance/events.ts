@@ -244,10 +244,33 @@ export interface PaymentPushedData {
   /** The compilation the push ran at the head (recorded just before this event). */
   compilation_id: string;
   draw_verdict: DrawVerdict;
+  /**
+   * What the payment was decided on, so an auditor reads it from the ledger alone (absent on
+   * payments recorded before it was kept): the hash of the compilation recorded beside it, the
+   * SHA-256 of the application bytes the certification chain signed, the acceptance of conditions
+   * the verdict gate relied on, G702 line 8 and the fundable amount the amount comes from, and
+   * every gate with its detail — as a refused push records them.
+   */
+  basis?: PaymentBasis;
   instruction: PaymentInstructionFacts;
   payload_hash: string;
   /** `resultArtifacts('payment', payload)`, then `{kind: 'payment_instruction', hash: sha256(xml)}` */
   artifacts: ArtifactRef[];
+}
+
+/** What a recorded payment was decided on (`PaymentPushedData.basis`). */
+export interface PaymentBasis {
+  /** `payload_hash` of the `DrawCompiled` the push recorded beside it. */
+  compilation_hash: string;
+  /** SHA-256 of the draw's application as it stood (the bytes every counted signature covers). */
+  application_sha256: string;
+  /** The `DrawConditionsAccepted` the verdict gate relied on, or null (a FUNDABLE draw). */
+  acceptance_id: string | null;
+  /** G702 line 8 of the application. */
+  current_payment_due: Cents;
+  /** The compilation's fundable amount: what `amount` pays. */
+  fundable_amount: Cents;
+  gates: GateResult[];
 }
 
 /** Attests that a lender key with `draws:approve` accepted a draw's open conditions (or its reduced amount). */

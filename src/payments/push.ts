@@ -41,6 +41,7 @@ import {
 } from './gates.js';
 import { buildPain001, type Pain001Input, type Pain001Party, type Pain001PaymentType } from './pain001.js';
 import { currentAccount, type BankAccount } from '../accounts/index.js';
+import { drawApplicationSha256 } from '../signers/index.js';
 import { keysOf } from '../platform/projections/index.js';
 
 export type RailCheck =
@@ -336,6 +337,17 @@ export function decidePushPayment(
     funded_on: today,
     compilation_id: compiled.compilation_id,
     draw_verdict: result.compilation.draw_verdict,
+    basis: {
+      compilation_hash: compiled.payload_hash,
+      application_sha256: drawApplicationSha256(draw),
+      acceptance_id:
+        result.compilation.draw_verdict === 'FUNDABLE'
+          ? null
+          : (head.governance.acceptances_by_draw[draw.id]?.acceptance_id ?? null),
+      current_payment_due: draw.summary.current_payment_due,
+      fundable_amount: result.verdict?.fundable_amount ?? 0,
+      gates,
+    },
     instruction: {
       created_at: ctx.now.toISOString(),
       requested_execution_date: today,

@@ -199,6 +199,61 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     });
   });
 
+  describe('what a payment was decided on', () => {
+    it('records on PaymentPushed who decided it, the compilation hash, the signed application digest, the acceptance, line 8 and every gate', async () => {
+      j = await startJourney({ draw: { requested_amount: D(140_000) } });
+      const waiver = await j.fixDocuments();
+      await j.compile();
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accepted = await j.post(`/api/draws/${j.drawId}/accept`, { reason: 'pay line 8' }, approver);
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      const before = await j.svc.head();
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      const ledger = await request(j.svc.app)
+        .get(`/api/ledger?after=${before}&limit=10`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      const events = ledger.body.events as {
+        type: string;
+        data: Record<string, unknown>;
+        meta: { actor: string };
+      }[];
+      const compiled = events.find((e) => e.type === 'DrawCompiled')!;
+      const pushed = events.find((e) => e.type === 'PaymentPushed')!;
+      expect(pushed.meta.actor).to.equal(j.lender.key_id);
+      const draw = await request(j.svc.app)
+        .get(`/api/draws/${j.drawId}`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      const signed = (draw.body.signatures as { application_sha256: string | null }[]).map(
+        (s) => s.application_sha256,
+      );
+      const basis = pushed.data['basis'] as Record<string, unknown>;
+      expect(basis).to.include({
+        compilation_hash: compiled.data['payload_hash'],
+        application_sha256: signed[0],
+        acceptance_id: accepted.body.acceptance.id,
+        current_payment_due: D(135_000),
+        fundable_amount: D(135_000),
+      });
+      expect(new Set(signed)).to.deep.equal(new Set([basis['application_sha256']]));
+      expect(pushed.data['amount']).to.equal(basis['fundable_amount']);
+      const gates = basis['gates'] as Gate[];
+      expect(gates.map((g) => g.gate)).to.deep.equal([
+        'verdict_fundable',
+        'signatures',
+        'waivers_executed',
+        'notarization',
+        'in_balance',
+        'no_critical_rail',
+        'eligibility',
+        'payee_account_stable',
+      ]);
+      expect(gates.every((g) => g.passed)).to.equal(true);
+    });
+  });
+
   describe('verdicts, amounts and eligibility', () => {
     it('pays a FUNDABLE draw its G702 line 8 on a rail its PRAL allows, and refuses RTP under RELEASE_WITH_CONDITIONS', async () => {
       j = await startJourney();
