@@ -53,7 +53,11 @@ export type NotarizationRecord = DocumentNotarizedData & RecordedResult;
 export type PaymentRecord = PaymentPushedData & RecordedResult;
 export type BlockedPushRecord = PaymentPushBlockedData & RecordedResult;
 export type RejectionRecord = DrawRejectedData & RecordedResult;
-export type AcceptanceRecord = DrawConditionsAcceptedData & RecordedResult;
+export type AcceptanceRecord = DrawConditionsAcceptedData &
+  RecordedResult & {
+    /** The `draws:approve` key that accepted (the event's actor): revoked since, it vouches no more. */
+    accepted_by: string;
+  };
 
 /** Where a payment's instruction stands in the outbox. */
 export interface DeliveryRecord {
@@ -134,7 +138,7 @@ interface FindingResolvedView {
 
 export const governance: Projection<GovernanceState> = {
   name: 'governance',
-  version: 2,
+  version: 3,
   init: initGovernanceState,
   evolve(state, event) {
     const type = event.type;
@@ -181,6 +185,7 @@ export const governance: Projection<GovernanceState> = {
           ...data,
           accepted_codes: [...data.accepted_codes],
           ...at,
+          accepted_by: event.meta.actor,
         };
         break;
       }

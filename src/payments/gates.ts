@@ -99,8 +99,15 @@ export interface GateContext {
   compilation: HeadCompilation;
   /** The lender's previous recorded compilation of the draw, when one exists (for the gate's wording). */
   reviewed: { seq: number; draw_verdict: DrawVerdict } | null;
-  /** The finding codes a lender accepted for this draw (`DrawConditionsAccepted`), or null. */
+  /**
+   * The finding codes a lender accepted for this draw (`DrawConditionsAccepted`), or null — also
+   * null when the key that accepted was revoked since (`acceptance_revoked_key`).
+   */
   accepted_codes: readonly string[] | null;
+  /** The acceptance these fields come from (`ACC-…`), or null. */
+  acceptance_id?: string | null;
+  /** The key of an acceptance that no longer counts because it was revoked since, or null. */
+  acceptance_revoked_key?: string | null;
   /**
    * The findings (ids) that acceptance covered; null without an acceptance or for one recorded
    * before it kept them (its codes decide then).
@@ -241,6 +248,7 @@ function verdictGate({
   accepted_finding_ids,
   accepted_verdict,
   accepted_fundable_amount,
+  acceptance_revoked_key,
 }: GateContext): GateResult {
   const why = c.reasons.length > 0 ? ` (${c.reasons.join('; ')})` : '';
   const was =
@@ -266,7 +274,13 @@ function verdictGate({
       ? c.findings.filter((f) => !accepted_finding_ids.includes(f.id)).map((f) => `${f.code} (${f.id})`)
       : [...new Set(c.findings.map((f) => f.code))].filter((code) => !(accepted_codes ?? []).includes(code));
   if (accepted_codes === null)
-    return result('verdict_fundable', false, `${base}; not accepted by a lender (draws:approve)`);
+    return result(
+      'verdict_fundable',
+      false,
+      acceptance_revoked_key
+        ? `${base}; accepted by ${acceptance_revoked_key}, a key revoked since: not accepted by a lender (draws:approve)`
+        : `${base}; not accepted by a lender (draws:approve)`,
+    );
   // Accepting a reduced amount is not accepting the full one on conditions (nor the reverse): a
   // later fact that moves the draw between the two changes what would be paid.
   if (accepted_verdict !== null && accepted_verdict !== c.draw_verdict)

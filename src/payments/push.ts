@@ -184,7 +184,10 @@ function gateContextAt(
   const rail = named ?? preferredRail(profile, pral?.pral ?? 'DENY');
   const previous = head.governance.latest_compilation_by_draw[draw.id];
   const reviewed = previous === undefined ? undefined : head.governance.compilations[previous];
-  const acceptance = head.governance.acceptances_by_draw[draw.id];
+  // An acceptance by a key revoked since (stolen, its holder gone) no longer vouches for the draw,
+  // as a revoked key's re-verification no longer vouches for an account.
+  const given = head.governance.acceptances_by_draw[draw.id];
+  const acceptance = given !== undefined && !head.keyRevoked(given.accepted_by) ? given : undefined;
   const accounts = paymentAccounts(head, org_id, project.project.general_contractor, rail);
   const gateContext: GateContext = {
     project: project.project,
@@ -201,8 +204,10 @@ function gateContextAt(
     },
     reviewed: reviewed ? { seq: reviewed.seq, draw_verdict: reviewed.draw_verdict } : null,
     accepted_codes: acceptance ? acceptance.accepted_codes : null,
+    acceptance_revoked_key: given !== undefined && acceptance === undefined ? given.accepted_by : null,
     accepted_finding_ids: acceptance?.finding_ids ?? null,
     accepted_verdict: acceptance ? acceptance.draw_verdict : null,
+    acceptance_id: acceptance?.acceptance_id ?? null,
     accepted_fundable_amount: acceptance?.fundable_amount ?? null,
     in_balance: result.adequacy?.in_balance ?? false,
     critical_rails: project.rails.critical,
@@ -341,9 +346,7 @@ export function decidePushPayment(
       compilation_hash: compiled.payload_hash,
       application_sha256: drawApplicationSha256(draw),
       acceptance_id:
-        result.compilation.draw_verdict === 'FUNDABLE'
-          ? null
-          : (head.governance.acceptances_by_draw[draw.id]?.acceptance_id ?? null),
+        result.compilation.draw_verdict === 'FUNDABLE' ? null : (gateContext.acceptance_id ?? null),
       current_payment_due: draw.summary.current_payment_due,
       fundable_amount: result.verdict?.fundable_amount ?? 0,
       gates,

@@ -303,6 +303,35 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(paid.body.payment.amount).to.equal(D(135_000));
     });
 
+    it('no longer counts an acceptance by a draws:approve key revoked since: the conditions must be accepted again', async () => {
+      j = await startJourney({ draw: { requested_amount: D(140_000) } });
+      const waiver = await j.fixDocuments();
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accept = (key: typeof approver) =>
+        j.post(`/api/draws/${j.drawId}/accept`, { reason: 'pay the G702 figure' }, key);
+      expect((await accept(approver)).status).to.equal(201);
+      // The approver's key is revoked (stolen, or its holder left): its acceptance vouches for nothing.
+      const admin = await j.svc.key('First Builders Bank', ['admin']);
+      const revoked = await request(j.svc.app)
+        .post(`/api/keys/${approver.key_id}/revoke`)
+        .set('Authorization', `Bearer ${admin.key}`)
+        .send({ reason: 'key stolen' });
+      expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
+      const gates = await refusedGates(j);
+      expect(failed(gates)).to.deep.equal(['verdict_fundable']);
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        new RegExp(
+          `; accepted by ${approver.key_id}, a key revoked since: not accepted by a lender \\(draws:approve\\)$`,
+        ),
+      );
+      const another = await j.svc.key('First Builders Bank', ['draws:approve']);
+      expect((await accept(another)).status).to.equal(201);
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+    });
+
     it('holds an accepted draw when a new condition of an accepted code arises: the acceptance covers findings, not codes', async () => {
       // GL and builder's risk are required; on 2026-06-03 GL expires in 22 days (a WARNING), the
       // builder's risk in 37 (none). The lender accepts the GL condition.
