@@ -100,7 +100,9 @@ export class RedisConnection {
     this.#redis = redis;
     this.#connectTimeoutMs = connectTimeoutMs;
     this.rateLimit = new RedisRateLimitStore(redis, deadlineMs);
-    this.idempotency = new KeyValueIdempotencyStore(new RedisKeyValueStore(redis, deadlineMs), { shared: true });
+    this.idempotency = new KeyValueIdempotencyStore(new RedisKeyValueStore(redis, deadlineMs), {
+      shared: true,
+    });
   }
 
   static open(url: string, options: RedisConnectionOptions = {}): RedisConnection {
