@@ -19,7 +19,7 @@ import {
   type Dimension,
   type Grade,
 } from './constants.js';
-import { clamp, dayOf, round1 } from './dates.js';
+import { clamp, dayOf } from './dates.js';
 import { gatherSignals } from './gather.js';
 import { derived, DERIVATION, type EntityFacts } from './inputs.js';
 import { FACTORS, factorsOf, type FactorDefinition, type ReasonCode } from './reason-codes.js';
@@ -66,6 +66,11 @@ export interface CreditScore {
   reason_codes: ReasonCodeEntry[];
 }
 
+/** A number in whole tenths, rounded half up (the one decimal every published credit number carries). */
+function tenthsOf(value: number): number {
+  return Math.round(value * 10) + 0;
+}
+
 /** Penalty points a factor's signals take off its dimension (formulas in reason-codes.ts). */
 export function factorPenalty(definition: FactorDefinition, signals: readonly Signal[]): number {
   const weighted = (unit: Signal['unit']): number =>
@@ -101,16 +106,18 @@ export function scoreDimension(dimension: Dimension, signals: readonly Signal[])
       factors: [],
     };
   }
+  // In whole tenths: the score is 100 plus the impacts as printed, so a reader adding up the
+  // report's factors gets the report's score (each impact rounded once, never the sum apart).
   const factors: Factor[] = [];
-  let penalty = 0;
+  let tenths = 1000;
   for (const definition of factorsOf(dimension)) {
     const own = mine.filter((s) => s.code === definition.code);
     if (own.length === 0) continue;
-    const points = factorPenalty(definition, own);
-    penalty += points;
-    factors.push({ code: definition.code, impact: round1(-points), description: definition.description });
+    const impact = tenthsOf(-factorPenalty(definition, own));
+    tenths += impact;
+    factors.push({ code: definition.code, impact: impact / 10 + 0, description: definition.description });
   }
-  const score = round1(clamp(100 - penalty, 0, 100));
+  const score = clamp(tenths, 0, 1000) / 10;
   return { ...base, score, grade: gradeFor(score), insufficient_data: false, factors };
 }
 
@@ -151,9 +158,15 @@ export function scoreSignals(signals: readonly Signal[]): CreditScore {
     Dimension,
     DimensionScore
   >;
-  const weighted = DIMENSIONS.reduce((sum, d) => sum + dimensions[d].weight * dimensions[d].score, 0) / 100;
+  // Σ weight × score in integer thousandths of a point (weights are whole percents, scores whole
+  // tenths), rounded half up to a tenth once: no binary-fraction error can move a printed x.x5.
+  const thousandths = DIMENSIONS.reduce(
+    (sum, d) => sum + dimensions[d].weight * tenthsOf(dimensions[d].score),
+    0,
+  );
+  const weighted = Math.floor((thousandths + 50) / 100) / 10;
   const capped = exclusionActive(signals);
-  const composite = round1(capped ? Math.min(weighted, EXCLUSION_COMPOSITE_CAP) : weighted);
+  const composite = capped ? Math.min(weighted, EXCLUSION_COMPOSITE_CAP) : weighted;
   return {
     composite_score: composite,
     grade: gradeFor(composite),

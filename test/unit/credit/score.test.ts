@@ -83,6 +83,25 @@ describe('credit scoring (DOMAIN §5)', () => {
     expect(scoreSignals(three).dimensions.safety_record).to.include({ score: 25, insufficient_data: false });
   });
 
+  it('scores a dimension as 100 plus its factor impacts as printed, so the report adds up', () => {
+    // SR01 costs 12.24 points (printed −12.2) and SR03 5.24 (printed −5.2): 100 − 17.48 rounds to
+    // 82.5, but a reader of the report adds 100 − 12.2 − 5.2 = 82.6, and that is the score.
+    const signals = [
+      ...[1, 2, 3].map((n) =>
+        makeSignal(day, 'SR01', 'points', 4.08, TODAY, null, [{ kind: 'observation', id: `O${n}` }]),
+      ),
+      makeSignal(day, 'SR03', 'points', 5.24, TODAY, null, [{ kind: 'observation', id: 'O4' }]),
+    ];
+    const safety = scoreSignals(signals).dimensions.safety_record;
+    expect(safety.factors.map((f) => [f.code, f.impact])).to.deep.equal([
+      ['SR01', -12.2],
+      ['SR03', -5.2],
+    ]);
+    expect(safety.score).to.equal(82.6);
+    // The composite is the weighted mean of the printed dimension scores: 0.15 × 82.6 + 0.85 × 70.
+    expect(scoreSignals(signals).composite_score).to.equal(71.9);
+  });
+
   describe('confidence', () => {
     const on = (project: string, n: number) =>
       makeSignal(day, 'RR01', 'share', 0, TODAY, project, [{ kind: 'finding', id: `F${project}${n}` }]);
