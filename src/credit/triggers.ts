@@ -129,7 +129,10 @@ function livePeaks(peaks: readonly ScorePoint[], day: IsoDate): ScorePoint[] {
 /** The trigger a point on `point.on` fires against the peaks before it, if any. */
 function dropAt(peaks: readonly ScorePoint[], point: ScorePoint): Trigger | null {
   const peak = peaks[0]?.composite_score;
-  if (peak === undefined || peak - point.composite_score < COMPOSITE_DROP_POINTS) return null;
+  // In whole tenths, the precision scores are printed in: 70.1 − 60.1 is 9.999999999999993 in
+  // binary floating point, and a drop of 10 points as printed must fire.
+  if (peak === undefined || Math.round((peak - point.composite_score) * 10) < COMPOSITE_DROP_POINTS * 10)
+    return null;
   return {
     kind: 'COMPOSITE_DROP',
     on: point.on,

@@ -98,6 +98,17 @@ describe('behavioral state machine (DOMAIN §5)', () => {
       ]);
     });
 
+    it('fires on a drop of exactly 10 points as printed, whatever binary floating point makes of it', () => {
+      // 70.1 − 60.1 = 9.999999999999993 in doubles; the report says 70.1 then 60.1: a drop of 10.
+      const scores = [
+        { on: '2026-05-10', composite_score: 70.1 },
+        { on: TODAY, composite_score: 60.1 },
+      ];
+      expect(steps(assess(new World(), stored('GOOD_STANDING', '2026-01-01'), scores))).to.deep.equal([
+        ['WATCH', 'COMPOSITE_DROP', TODAY],
+      ]);
+    });
+
     it('does not fire on a drop of 9.9, nor on a drop of 10 from 31 days back', () => {
       const near = [
         { on: '2026-05-10', composite_score: 85 },
