@@ -62,6 +62,11 @@ export interface CreditScore {
   composite_score: number;
   grade: Grade;
   confidence: Confidence;
+  /**
+   * The counts `confidence` was judged on (DOMAIN §5: HIGH with ≥ 20 signals across ≥ 2 projects),
+   * so a reader can tell a MEDIUM of 49 signals on one project from one on two.
+   */
+  confidence_basis: ConfidenceBasis;
   dimensions: Record<Dimension, DimensionScore>;
   reason_codes: ReasonCodeEntry[];
 }
@@ -126,11 +131,22 @@ export function exclusionActive(signals: readonly Signal[]): boolean {
   return signals.some((s) => s.code === 'CS02' && s.value > 0);
 }
 
-export function confidenceOf(signals: readonly Signal[]): Confidence {
+/** What `confidence` is judged on: every signal, and the distinct projects they came from. */
+export interface ConfidenceBasis {
+  signals: number;
+  projects: number;
+}
+
+export function confidenceBasisOf(signals: readonly Signal[]): ConfidenceBasis {
   const projects = new Set(signals.map((s) => s.project_id).filter((p) => p !== null));
-  if (signals.length >= CONFIDENCE_HIGH_MIN_SIGNALS && projects.size >= CONFIDENCE_HIGH_MIN_PROJECTS)
+  return { signals: signals.length, projects: projects.size };
+}
+
+export function confidenceOf(signals: readonly Signal[]): Confidence {
+  const basis = confidenceBasisOf(signals);
+  if (basis.signals >= CONFIDENCE_HIGH_MIN_SIGNALS && basis.projects >= CONFIDENCE_HIGH_MIN_PROJECTS)
     return 'HIGH';
-  if (signals.length >= CONFIDENCE_MEDIUM_MIN_SIGNALS) return 'MEDIUM';
+  if (basis.signals >= CONFIDENCE_MEDIUM_MIN_SIGNALS) return 'MEDIUM';
   return 'LOW';
 }
 
@@ -171,6 +187,7 @@ export function scoreSignals(signals: readonly Signal[]): CreditScore {
     composite_score: composite,
     grade: gradeFor(composite),
     confidence: confidenceOf(signals),
+    confidence_basis: confidenceBasisOf(signals),
     dimensions,
     reason_codes: reasonCodes(dimensions, capped),
   };

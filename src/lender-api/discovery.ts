@@ -13,7 +13,8 @@ export const REPORT_SCHEMA = {
   credit: {
     composite_score: 'number 0–100',
     grade: 'A | B | C | D | F (A ≥ 90, B ≥ 80, C ≥ 65, D ≥ 50, F < 50)',
-    confidence: 'LOW | MEDIUM | HIGH',
+    confidence: 'LOW | MEDIUM | HIGH (HIGH with ≥ 20 signals across ≥ 2 projects, MEDIUM with ≥ 5)',
+    confidence_basis: '{signals, projects} — the counts confidence was judged on',
     dimensions:
       'object: payment_integrity, draw_accuracy, compliance_standing, safety_record, schedule_performance, remediation_responsiveness → {score, grade, weight, signals, furnishers, insufficient_data, factors[{code, impact, description}]}',
     reason_codes: 'array of up to 4 {code, description}, most adverse first',

@@ -57,6 +57,7 @@ export const CreditReportSchema = z.looseObject({
     composite_score: num,
     grade,
     confidence: z.enum(['LOW', 'MEDIUM', 'HIGH']),
+    confidence_basis: z.looseObject({ signals: num, projects: num }),
     dimensions: z.record(
       str,
       z.looseObject({

@@ -174,7 +174,9 @@ function gradeBox(r: CreditReport): Content {
             width: '*',
             stack: [
               { text: `${r.credit.composite_score} / 100`, fontSize: 16, bold: true },
-              { text: `Composite score · ${words(r.credit.confidence)} confidence` },
+              {
+                text: `Composite score · ${words(r.credit.confidence)} confidence (${r.credit.confidence_basis.signals} signals, ${r.credit.confidence_basis.projects} projects)`,
+              },
               { text: `Behavioral state: ${words(r.behavioral.state)}` },
             ],
             margin: [0, 6, 0, 0],

@@ -92,6 +92,8 @@ export interface CreditReport {
     composite_score: number;
     grade: Grade;
     confidence: 'LOW' | 'MEDIUM' | 'HIGH';
+    /** The counts confidence is judged on: HIGH with ≥ 20 signals across ≥ 2 projects, MEDIUM with ≥ 5. */
+    confidence_basis: { signals: number; projects: number };
     dimensions: Record<CreditDimension, DimensionScore>;
     /** Up to 4, most adverse first. */
     reason_codes: { code: string; description: string }[];

@@ -74,6 +74,7 @@ describe('credit report (SPEC §4)', () => {
     expect(Object.keys(report.credit).sort()).to.deep.equal([
       'composite_score',
       'confidence',
+      'confidence_basis',
       'dimensions',
       'grade',
       'reason_codes',

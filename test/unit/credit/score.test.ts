@@ -116,6 +116,13 @@ describe('credit scoring (DOMAIN §5)', () => {
       expect(confidenceOf(many(19, ['a', 'b']))).to.equal('MEDIUM'));
     it('is MEDIUM with 5 signals', () => expect(confidenceOf(many(5, ['a']))).to.equal('MEDIUM'));
     it('is LOW with 4 signals', () => expect(confidenceOf(many(4, ['a', 'b']))).to.equal('LOW'));
+    it('shows in the report what it was judged on: the signal count and the distinct projects', () => {
+      const score = scoreSignals(many(20, ['a']));
+      expect(score.confidence).to.equal('MEDIUM');
+      expect(score.confidence_basis).to.deep.equal({ signals: 20, projects: 1 });
+      const signals = Object.values(score.dimensions).reduce((n, d) => n + d.signals, 0);
+      expect(signals).to.equal(score.confidence_basis.signals);
+    });
   });
 
   describe('reason codes', () => {
