@@ -15,6 +15,7 @@ import type { Service } from '../platform/http/service.js';
 import { nameText } from '../platform/http/validate.js';
 import { resolveEntity } from '../registry/routes.js';
 import type { EntityRecord } from '../registry/state.js';
+import { STATE_SEVERITY, type BehavioralState } from '../credit/index.js';
 import { defineAction, type LenderAction } from './actions.js';
 import { valuesOf } from '../platform/projections/index.js';
 
@@ -108,6 +109,16 @@ function concerns(s: Service, entity: EntityRecord): Map<number, Concern> {
   return out;
 }
 
+/**
+ * A behavioral transition to a more adverse state is a warning; a step back up (PROBATION → WATCH,
+ * WATCH → GOOD_STANDING) or PROVISIONAL → GOOD_STANDING is good news, not a warning.
+ */
+function transitionSeverity(event: SealedEvent): Severity {
+  const { from, to } = (event.data ?? {}) as { from?: BehavioralState; to?: BehavioralState };
+  if (from === undefined || to === undefined) return 'warning';
+  return STATE_SEVERITY[to] > STATE_SEVERITY[from] ? 'warning' : 'info';
+}
+
 const DATE_FIELDS = [
   'effective_on',
   'observed_on',
@@ -167,7 +178,7 @@ export function historyAction(s: Service): LenderAction {
           byseq.set(e.seq, {
             seq: e.seq,
             project_id: null,
-            severity: e.type === 'BehavioralStateChanged' ? 'warning' : 'info',
+            severity: e.type === 'BehavioralStateChanged' ? transitionSeverity(e) : 'info',
             role: 'entity',
           });
       }

@@ -247,6 +247,36 @@ describe('lender credit API (SPEC §4)', function () {
     expect(bad.status).to.equal(400);
   });
 
+  it('marks a behavioral step back up as info in history, a move to a worse state as a warning', async () => {
+    const gc = await entity(a, { legal_name: 'Cedar Ridge Builders LLC', roles: ['general_contractor'] });
+    const project = await projectFor(a, gc, 'Cedar Ridge Lofts');
+    const citation = await request(svc.app)
+      .post('/api/observations')
+      .set(bearer(a))
+      .send({
+        project_id: project,
+        entity: gc,
+        kind: 'osha_citation',
+        observed_on: '2026-06-01',
+        activity_nr: '1700002',
+        type: 'S',
+        penalty: D(5_000),
+        abate_by: '2026-06-10',
+      });
+    expect(citation.status, JSON.stringify(citation.body)).to.equal(201);
+    expect((await lender(a, 'score', { entity: gc })).body.behavioral.state).to.equal('PROBATION');
+    svc.clock.set('2026-09-01T12:00:00Z'); // 90 quiet days after 2026-06-01: one step up
+    expect((await lender(a, 'score', { entity: gc })).body.behavioral.state).to.equal('WATCH');
+    const history = await lender(a, 'history', { entity: gc });
+    const transitions = (history.body.events as { type: string; summary: string; severity: string }[])
+      .filter((e) => e.type === 'BehavioralStateChanged')
+      .map((e) => [e.summary, e.severity]);
+    expect(transitions).to.deep.equal([
+      ['behavioral state PROBATION → WATCH', 'info'],
+      ['behavioral state PROVISIONAL → PROBATION', 'warning'],
+    ]);
+  });
+
   it('lists the portfolio: every governed entity by default, the caller’s counterparties with scope portfolio', async () => {
     const gc = await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
     await projectFor(a, gc, 'Harbor View Lofts');
