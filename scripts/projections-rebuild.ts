@@ -6,7 +6,8 @@ import { systemClock } from '../src/platform/clock.js';
 import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { allProjections } from '../projections/index.js';
 import { config, EXIT_FAILED, EXIT_OK, openLedger, parseCli, progressBar, rate } from './lib/cli.js';
-import { ReadModelFile, ReadModelFileBusy } from '../src/platform/projections/read-model-file.js';
+import { type ReadModelFile, ReadModelFileBusy } from '../src/platform/projections/read-model-file.js';
+import { ownReadModels } from '../src/platform/read-model-recovery.js';
 import { catchUpTree, TileTree } from '../src/platform/tlog/tree.js';
 
 const USAGE = `
@@ -14,7 +15,7 @@ Usage: npm run projections:rebuild -- [--json]
 
 Replays the ledger (EVENTSTORE_URL, else DATA_DIR, default ./data) from seq 1 into every projection,
 writing them afresh to the node's read-model file (DATA_DIR/read-models.db; refused while a service
-on the same DATA_DIR keeps it: stop that node first), and rebuilds the transparency log's Merkle tiles from the ledger (the
+on the same DATA_DIR keeps it: stop that node first; a damaged one is set aside as read-models.db.damaged-<time>), and rebuilds the transparency log's Merkle tiles from the ledger (the
 signed checkpoints are kept: the rebuilt tree must still have their roots, which ledger:verify checks).
   --json   print the result as JSON on stdout
 Exit codes: 0 rebuilt, 1 the read models are kept by a running service, 2 usage or configuration error.
@@ -26,7 +27,13 @@ const opened = await openLedger(cfg);
 const { store, tiles } = opened;
 let disk: ReadModelFile;
 try {
-  disk = ReadModelFile.own(opened.readModelPath);
+  // A damaged file (what a rebuild is often run for) is set aside, never a reason to stop.
+  disk = ownReadModels(opened.readModelPath, {
+    onDamaged: (d) =>
+      process.stderr.write(
+        `the read models at ${d.path} were damaged (${d.reason}): set aside to ${d.set_aside_to}\n`,
+      ),
+  });
 } catch (error) {
   if (!(error instanceof ReadModelFileBusy)) throw error;
   process.stderr.write(`${error.message}\n`);

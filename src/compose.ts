@@ -9,7 +9,13 @@ import { allProjections } from '../projections/index.js';
 import type { AppDeps } from './app.js';
 import type { Clock } from './platform/clock.js';
 import { SqliteEventStore, SqliteKeyValueStore } from './platform/event-store/sqlite.js';
-import { ReadModelFile } from './platform/projections/read-model-file.js';
+import type { ReadModelFile } from './platform/projections/read-model-file.js';
+import {
+  isCorruption,
+  ownReadModels,
+  setAsideReadModels,
+  type OnDamaged,
+} from './platform/read-model-recovery.js';
 import type { EventStore } from './platform/event-store/port.js';
 import { KeyValueIdempotencyStore } from './platform/http/idempotency.js';
 import { BackgroundVerifier } from './platform/ledger/background-verifier.js';
@@ -166,14 +172,47 @@ function recordedFailure(tiles: TileStorage, opts: ComposeOptions): VerifyIssue 
   return JSON.parse(stored) as VerifyIssue;
 }
 
+/**
+ * The node's read-model file, opened at its checkpoints and caught up with the ledger. A damaged
+ * file (unreadable, or checkpoints without their records) is set aside and rebuilt from the ledger
+ * rather than served or left to stop every start (`ownReadModels`); so is one SQLite finds corrupt
+ * while the start reads it.
+ */
+async function startReadModels(
+  store: EventStore,
+  path: string,
+  opts: ComposeOptions,
+): Promise<{ readModels: ReadModelFile; runtime: ProjectionRuntime }> {
+  const onDamaged: OnDamaged = (damage) =>
+    opts.logger.error('READ MODELS DAMAGED: set aside, rebuilding them from the ledger', damage);
+  const own = () =>
+    ownReadModels(path, {
+      onDamaged,
+      ...(opts.readModelCache !== undefined ? { cacheRecords: opts.readModelCache } : {}),
+    });
+  let readModels = own();
+  try {
+    const runtime = new ProjectionRuntime(store, allProjections(), null, opts.clock, { disk: readModels });
+    await runtime.start();
+    return { readModels, runtime };
+  } catch (error) {
+    if (!isCorruption(error)) {
+      readModels.close();
+      throw error;
+    }
+    readModels.close();
+    onDamaged({ path, reason: (error as Error).message, set_aside_to: setAsideReadModels(path) });
+    readModels = own();
+    const runtime = new ProjectionRuntime(store, allProjections(), null, opts.clock, { disk: readModels });
+    await runtime.start();
+    return { readModels, runtime };
+  }
+}
+
 export async function compose(opts: ComposeOptions): Promise<Composed> {
   const opened = await openEventStore(opts);
   const { store, sqlite, tiles } = opened;
-  const readModels = ReadModelFile.own(opened.readModelPath, {
-    ...(opts.readModelCache !== undefined ? { cacheRecords: opts.readModelCache } : {}),
-  });
-  const runtime = new ProjectionRuntime(store, allProjections(), null, opts.clock, { disk: readModels });
-  await runtime.start();
+  const { readModels, runtime } = await startReadModels(store, opened.readModelPath, opts);
   const secrets = loadOrCreateSecrets(opts.dataDir, {
     KEY_PEPPER: opts.keyPepper,
     LEDGER_SIGNING_KEY: opts.signingKey,

@@ -1,0 +1,104 @@
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import { runScript } from '../support/cli.js';
+import { ledgerWith, openService, storedRows, type Ledgered } from './support.js';
+
+/**
+ * A damaged read-model file (ARCHITECTURE §5: DATA_DIR/read-models.db, nothing in it that the
+ * ledger does not give again) never stops a start and is never served: it is set aside as
+ * `read-models.db.damaged-<time>` and the read models are rebuilt from the ledger, answering as
+ * before. `projections:rebuild`, the operator's tool for it, does the same.
+ */
+const DAMAGES: { name: string; apply: (file: string) => void }[] = [
+  {
+    name: 'truncated to half its size',
+    apply: (file) => truncateSync(file, Math.floor(statSync(file).size / 2)),
+  },
+  {
+    name: 'its header overwritten (not a database)',
+    apply: (file) => {
+      const fd = openSync(file, 'r+');
+      writeSync(fd, Buffer.alloc(100, 0x5a), 0, 100, 0);
+      closeSync(fd);
+    },
+  },
+];
+
+describe('a damaged read-model file', function () {
+  this.timeout(120_000);
+  let ledgered: Ledgered;
+  let projects: unknown;
+  let eventHash: string;
+
+  before(async () => {
+    ledgered = await ledgerWith(400, 'read-model-damage');
+    const svc = await openService(ledgered.dataDir);
+    try {
+      const res = await request(svc.app).get('/api/projects?limit=100').set('Authorization', ledgered.bearer);
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.have.length.greaterThan(0);
+      projects = res.body.data;
+    } finally {
+      await svc.close();
+    }
+    eventHash = (await storedRows(ledgered.dataDir)).at(-10)!.hash;
+  });
+
+  after(() => rmSync(ledgered.dataDir, { recursive: true, force: true }));
+
+  const file = () => join(ledgered.dataDir, 'read-models.db');
+  const setAside = () =>
+    readdirSync(ledgered.dataDir).filter((f) => /^read-models\.db\.damaged-[0-9T-]+Z$/.test(f));
+
+  for (const damage of DAMAGES) {
+    it(`${damage.name}: the service starts, sets it aside and answers as before`, async () => {
+      const before = setAside().length;
+      expect(existsSync(`${file()}-wal`), 'closed: everything in the main file').to.equal(false);
+      damage.apply(file());
+      const svc = await openService(ledgered.dataDir);
+      try {
+        const res = await request(svc.app)
+          .get('/api/projects?limit=100')
+          .set('Authorization', ledgered.bearer);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.body.data).to.deep.equal(projects);
+        const audit = await request(svc.app)
+          .post('/api/audit-verify')
+          .set('Authorization', ledgered.bearer)
+          .send({ hash: eventHash });
+        expect(audit.status).to.equal(200);
+        expect(audit.body.verdict, JSON.stringify(audit.body)).to.equal('AUTHENTIC');
+      } finally {
+        await svc.close();
+      }
+      expect(setAside()).to.have.length(before + 1);
+    });
+  }
+
+  it('projections:rebuild sets a damaged file aside and rebuilds (exit 0)', async () => {
+    const before = setAside().length;
+    truncateSync(file(), Math.floor(statSync(file()).size / 2));
+    const run = runScript('projections-rebuild.ts', ['--json'], { DATA_DIR: ledgered.dataDir });
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stderr).to.include('set aside to');
+    expect(setAside()).to.have.length(before + 1);
+    const svc = await openService(ledgered.dataDir);
+    try {
+      const res = await request(svc.app).get('/api/projects?limit=100').set('Authorization', ledgered.bearer);
+      expect(res.body.data).to.deep.equal(projects);
+    } finally {
+      await svc.close();
+    }
+  });
+});
