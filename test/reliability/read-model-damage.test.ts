@@ -9,6 +9,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import request from 'supertest';
 import { runScript } from '../support/cli.js';
@@ -33,7 +34,15 @@ const DAMAGES: { name: string; apply: (file: string) => void }[] = [
       closeSync(fd);
     },
   },
+  { name: 'its records table dropped', apply: (file) => dropTable(file, 'rm_records') },
+  { name: 'its digest table dropped', apply: (file) => dropTable(file, 'rm_digests') },
 ];
+
+function dropTable(file: string, table: string): void {
+  const db = new Database(file);
+  db.exec(`DROP TABLE ${table}`);
+  db.close();
+}
 
 describe('a damaged read-model file', function () {
   this.timeout(120_000);
