@@ -26,6 +26,7 @@ import type { IssuedKey } from '../orgs/keys.js';
 import { bootstrapPlatformOperator, randomBytesReproducing } from '../orgs/operator.js';
 import { writeFileAtomically } from '../platform/atomic-file.js';
 import { isoDate } from '../platform/clock.js';
+import { LedgerIntegrityFailure } from '../platform/ledger/errors.js';
 import { parseApiKey, type RandomBytes } from '../platform/crypto/api-key.js';
 import type { Logger } from '../platform/log.js';
 import { planDemo } from './dataset.js';
@@ -111,9 +112,20 @@ async function bootstrapOperator(
       throw new Error(`OPERATOR_KEY_FILE ${file} does not hold a live Plumbline key (pl_live_…)`);
     source = randomBytesReproducing(supplied);
   }
-  const key = await bootstrapPlatformOperator(deps.ledger, deps.runtime, deps.secrets, {
-    randomBytes: source,
-  });
+  let key: IssuedKey | null;
+  try {
+    key = await bootstrapPlatformOperator(deps.ledger, deps.runtime, deps.secrets, { randomBytes: source });
+  } catch (error) {
+    // Appends are suspended (a recorded integrity failure, or read models ahead of a truncated
+    // ledger): the node still starts, serving reads and GET /api/ledger/verify, so an operator can
+    // see what failed — the check for the operator waits for the next start.
+    if (!(error instanceof LedgerIntegrityFailure)) throw error;
+    logger.error('platform operator not checked: ledger appends are suspended', {
+      reason: error.reason,
+      first_bad_seq: error.firstBadSeq,
+    });
+    return { key: null, print: false, written: null };
+  }
   if (!key) return { key: null, print: false, written: null };
   logger.info('platform operator created', { org_id: key.org_id, key_id: key.key_id });
   if (supplied !== undefined) return { key, print: false, written: null };

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { DEMO_KEY_FILE, DEMO_SEED_FILE, seedOnFirstStart } from '../../src/demo/first-start.js';
 import { generateApiKey } from '../../src/platform/crypto/api-key.js';
+import { LedgerIntegrityFailure } from '../../src/platform/ledger/errors.js';
 import { readAll } from '../../src/platform/event-store/port.js';
 import type { Logger } from '../../src/platform/log.js';
 import { verifyStore } from '../../src/platform/ledger/verify-store.js';
@@ -162,5 +163,30 @@ describe('the embedded demo seed', function () {
     expect(await svc.head()).to.equal(head);
     expect(logger.lines.join('\n')).to.include(keyFile).and.not.include(completed.demo!.key);
     expect((await typesOf(svc)).filter((t) => t === 'ApiKeyIssued').length).to.equal(issued);
+  });
+});
+
+describe('a start while ledger appends are suspended', function () {
+  this.timeout(30_000);
+  let svc: TestService;
+  before(async () => {
+    svc = await startService();
+  });
+  after(async () => {
+    await svc.close();
+  });
+
+  it('goes on (reads served, the failure logged) instead of throwing out of the start', async () => {
+    // What main.ts met after a recorded integrity failure or read models ahead of a truncated
+    // ledger: the operator bootstrap's commit refused, the process died, and so at every start.
+    const key = await svc.key('Harbor Credit Union');
+    const head = await svc.head();
+    svc.composed.deps.ledger.setGuard(() => new LedgerIntegrityFailure('seq_gap', head + 1));
+    const logger = recordingLogger();
+    const result = await seedOnFirstStart(svc.composed.deps, '0', logger);
+    expect(result.operator).to.equal(null);
+    expect(logger.lines.join('\n')).to.include('appends are suspended').and.include('seq_gap');
+    expect(await works(svc, key.key, '/api/projects')).to.equal(200);
+    expect(await svc.head()).to.equal(head);
   });
 });
