@@ -7,11 +7,12 @@ import { createServer } from 'node:http';
 import { ConfigError, loadServiceConfig } from './config.js';
 import { createApp, paymentOutboxOf, serviceOf } from './app.js';
 import { BehaviorEvaluator } from './lender-api/behavior-evaluator.js';
-import { compose } from './compose.js';
+import { compose, type Composed } from './compose.js';
 import { seedOnFirstStart } from './demo/first-start.js';
 import { systemClock } from './platform/clock.js';
 import { createLogger } from './platform/log.js';
 import { installProcessGuards } from './platform/http/process-guards.js';
+import { ReadModelFileBusy } from './platform/projections/index.js';
 
 let config;
 try {
@@ -26,27 +27,38 @@ try {
 
 const logger = createLogger(config.LOG_LEVEL);
 const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
-const composed = await compose({
-  dataDir: config.DATA_DIR,
-  readModelCache: config.READ_MODEL_CACHE,
-  clock: systemClock,
-  logger,
-  redisUrl: config.REDIS_URL,
-  eventStoreUrl: config.EVENTSTORE_URL,
-  eventStoreMaxAppendBytes: config.EVENTSTORE_MAX_APPEND_SIZE,
-  onStoreError: config.RATE_LIMIT_ON_STORE_ERROR,
-  publicBaseUrl,
-  keyPepper: config.KEY_PEPPER,
-  signingKey: config.LEDGER_SIGNING_KEY,
-  verifyEveryMs: 30_000,
-  samApi: config.SAM_API_KEY ? { apiKey: config.SAM_API_KEY, baseUrl: config.SAM_API_BASE_URL } : undefined,
-  tlogOrigin: config.TLOG_ORIGIN,
-  tlogSeed: config.TLOG_SIGNING_SEED,
-  tlogPublic: config.TLOG_PUBLIC === '1',
-  witnessUrls: config.WITNESS_URLS,
-  tlogPublishEveryMs: 1000,
-  integrityOverride: config.LEDGER_INTEGRITY_OVERRIDE === '1',
-});
+let composed: Composed;
+try {
+  composed = await compose({
+    dataDir: config.DATA_DIR,
+    readModelCache: config.READ_MODEL_CACHE,
+    clock: systemClock,
+    logger,
+    redisUrl: config.REDIS_URL,
+    eventStoreUrl: config.EVENTSTORE_URL,
+    eventStoreMaxAppendBytes: config.EVENTSTORE_MAX_APPEND_SIZE,
+    onStoreError: config.RATE_LIMIT_ON_STORE_ERROR,
+    publicBaseUrl,
+    keyPepper: config.KEY_PEPPER,
+    signingKey: config.LEDGER_SIGNING_KEY,
+    verifyEveryMs: 30_000,
+    samApi: config.SAM_API_KEY ? { apiKey: config.SAM_API_KEY, baseUrl: config.SAM_API_BASE_URL } : undefined,
+    tlogOrigin: config.TLOG_ORIGIN,
+    tlogSeed: config.TLOG_SIGNING_SEED,
+    tlogPublic: config.TLOG_PUBLIC === '1',
+    witnessUrls: config.WITNESS_URLS,
+    tlogPublishEveryMs: 1000,
+    integrityOverride: config.LEDGER_INTEGRITY_OVERRIDE === '1',
+  });
+} catch (error) {
+  // Another node keeps DATA_DIR's read models (a second start, or a CLI that folds): a clear refusal
+  // rather than a stack trace.
+  if (error instanceof ReadModelFileBusy) {
+    process.stderr.write(`plumbline: refusing to start.\n${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}
 logger.info(
   config.SAM_API_KEY
     ? `SAM_API_KEY set: registry checks ask the SAM.gov API at ${config.SAM_API_BASE_URL} (answers reused 24 h; the imported extracts answer when it fails)`

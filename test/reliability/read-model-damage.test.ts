@@ -1,5 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import {
   closeSync,
+  mkdtempSync,
+  writeFileSync,
   existsSync,
   openSync,
   readdirSync,
@@ -8,11 +11,12 @@ import {
   truncateSync,
   writeSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import request from 'supertest';
-import { runScript } from '../support/cli.js';
+import { entryArgs, REPO_ROOT, runScript } from '../support/cli.js';
 import { ledgerWith, openService, storedRows, type Ledgered } from './support.js';
 
 /**
@@ -108,6 +112,30 @@ describe('a damaged read-model file', function () {
       expect(res.body.data).to.deep.equal(projects);
     } finally {
       await svc.close();
+    }
+  });
+});
+
+describe('a read-model file another live process keeps', function () {
+  this.timeout(60_000);
+
+  it('refuses a second start on the same DATA_DIR with a clear message (exit 2), not a stack trace', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'plumbline-busy-'));
+    try {
+      // This process stands for the node already running there.
+      writeFileSync(join(dataDir, 'read-models.db.owner'), String(process.pid));
+      const run = spawnSync(process.execPath, entryArgs('src/main.ts'), {
+        cwd: REPO_ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DEMO: '0', LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+        timeout: 50_000,
+      });
+      expect(run.status, run.stderr).to.equal(2);
+      expect(run.stderr).to.include('plumbline: refusing to start.');
+      expect(run.stderr).to.include(`kept by another live process (pid ${process.pid}); stop it first`);
+      expect(run.stderr).not.to.match(/^\s+at /m);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
