@@ -38,6 +38,7 @@ const { mapForReading } = await import('./lib/verify-chunks.js');
 const { checkpointsToCheck, checkpointOfNote } = await import('./lib/tlog-cli.js');
 const { TreeOfLeaves, verifyTree } = await import('../src/platform/tlog/verify-tree.js');
 const { storedCheckpointOf } = await import('../src/platform/projections/read-model-file.js');
+const { isCorruption } = await import('../src/platform/projections/read-model-recovery.js');
 
 const USAGE = `
 Usage: npm run ledger:verify -- [--json] [--workers N] [--checkpoint <file> [--key <verifier key>]]
@@ -101,11 +102,28 @@ const tree =
     ? leaves.verify(tiles, [...checkpoints, ...signed])
     : await verifyTree(store, tiles, [...checkpoints, ...signed]);
 const ms = performance.now() - started;
-const snapshotCheckpoint = storedCheckpointOf(opened.readModelPath);
+const snapshotCheckpoint = readModelCheckpoint();
 const { chunks: _chunks, ...chain } = verified;
 const result = { ...chain, issues: [...verified.issues, ...truncation(head.seq), ...tree.issues] };
 result.ok = result.issues.length === 0;
 await opened.close();
+
+/**
+ * The read models' stored checkpoint, for the truncation check. A file SQLite cannot read is said
+ * so (the service sets it aside and rebuilds it at its next start) and the chain is verified all
+ * the same: it crashed this CLI with SQLITE_CORRUPT before a word about the ledger.
+ */
+function readModelCheckpoint(): number {
+  try {
+    return storedCheckpointOf(opened.readModelPath);
+  } catch (error) {
+    if (!isCorruption(error)) throw error;
+    process.stderr.write(
+      `warning: the read models at ${opened.readModelPath} are damaged (${(error as Error).message}); the head is not checked against their checkpoint (the service rebuilds them at its next start)\n`,
+    );
+    return 0;
+  }
+}
 
 /** The last checkpoint the service signed (kept beside the tiles). */
 function storedCheckpoint() {

@@ -7,7 +7,7 @@ import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { allProjections } from '../projections/index.js';
 import { config, EXIT_FAILED, EXIT_OK, openLedger, parseCli, progressBar, rate } from './lib/cli.js';
 import { type ReadModelFile, ReadModelFileBusy } from '../src/platform/projections/read-model-file.js';
-import { ownReadModels } from '../src/platform/read-model-recovery.js';
+import { ownReadModels } from '../src/platform/projections/read-model-recovery.js';
 import { catchUpTree, TileTree } from '../src/platform/tlog/tree.js';
 
 const USAGE = `

@@ -15,7 +15,7 @@ import {
   ownReadModels,
   setAsideReadModels,
   type OnDamaged,
-} from './platform/read-model-recovery.js';
+} from './platform/projections/read-model-recovery.js';
 import type { EventStore } from './platform/event-store/port.js';
 import { KeyValueIdempotencyStore } from './platform/http/idempotency.js';
 import { BackgroundVerifier } from './platform/ledger/background-verifier.js';

@@ -99,6 +99,18 @@ describe('a damaged read-model file', function () {
     });
   }
 
+  // It stopped at SQLITE_CORRUPT reading the read models' checkpoint, before a word about the ledger.
+  it('ledger:verify still verifies the chain beside a damaged file, and says the file is damaged', () => {
+    const header = Buffer.alloc(100, 0x5a);
+    const fd = openSync(file(), 'r+');
+    writeSync(fd, header, 0, header.length, 0);
+    closeSync(fd);
+    const run = runScript('ledger-verify.ts', ['--json'], { DATA_DIR: ledgered.dataDir });
+    expect(run.status, run.stderr).to.equal(0);
+    expect(JSON.parse(run.stdout)).to.include({ ok: true });
+    expect(run.stderr).to.include('are damaged');
+  });
+
   it('projections:rebuild sets a damaged file aside and rebuilds (exit 0)', async () => {
     const before = setAside().length;
     truncateSync(file(), Math.floor(statSync(file()).size / 2));

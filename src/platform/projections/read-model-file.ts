@@ -623,6 +623,14 @@ function takeOwnership(path: string): string {
   throw new Error(`could not take ${lock}`);
 }
 
+/** The pid of another live process keeping the file at `path` (its `.owner`), or null. */
+export function liveOwnerOf(path: string): number | null {
+  const lock = `${path}.owner`;
+  if (!existsSync(lock)) return null;
+  const pid = Number(readFileSync(lock, 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -6,9 +6,9 @@
  * a post-mortem) and the read models are rebuilt from the ledger. A file another live process
  * keeps is never touched (`ReadModelFileBusy`, as `ReadModelFile.own`).
  */
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { ReadModelFile, ReadModelFileBusy } from './projections/index.js';
+import { liveOwnerOf, ReadModelFile, ReadModelFileBusy } from './read-model-file.js';
 
 /** The tables a read-model file of the current layout has beside `rm_projections` (its checkpoints). */
 const DATA_TABLES = ['rm_records', 'rm_digests', 'rm_digest_sets'] as const;
@@ -46,26 +46,12 @@ export function readModelDamage(path: string): string | null {
   }
 }
 
-/** The pid of another live process keeping the file (its `.owner`), or null. */
-function liveOwner(path: string): number | null {
-  const lock = `${path}.owner`;
-  if (!existsSync(lock)) return null;
-  const pid = Number(readFileSync(lock, 'utf8').trim());
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
-  }
-}
-
 /**
  * Moves the file (and its -wal and -shm) to `<path>.damaged-<time>`, unless another live process
  * keeps it (ReadModelFileBusy). Answers where it went.
  */
 export function setAsideReadModels(path: string, now: Date = new Date()): string {
-  const owner = liveOwner(path);
+  const owner = liveOwnerOf(path);
   if (owner !== null) throw new ReadModelFileBusy(path, owner);
   const aside = `${path}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
   for (const suffix of ['', '-wal', '-shm'])
