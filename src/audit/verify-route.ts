@@ -25,14 +25,6 @@ export const AuditVerifyBody = z.strictObject({
   hash: z.string().regex(/^[0-9a-fA-F]{64}$/, 'a SHA-256 hex digest (64 hex characters)'),
 });
 
-export type AuditReason =
-  | 'EVENT_VERIFIED'
-  | 'ARTIFACT_VERIFIED'
-  | 'UNKNOWN_HASH'
-  | 'CONTENT_MISMATCH'
-  | 'CHAIN_BROKEN'
-  | 'TREE_MISMATCH';
-
 interface Located {
   kind: string;
   seq: number;
