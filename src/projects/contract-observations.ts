@@ -27,6 +27,18 @@ const count = z.int().min(0);
 const measure = z.number().min(0);
 /** Plausible bounds keep typos (Kelvin, Fahrenheit) out of the weather rail. */
 const celsius = z.number().min(-80).max(80);
+/**
+ * Hours worked in one report (the demo furnishes a site's month). TRIR divides by the hours, so an
+ * unbounded figure (1e308) drove every rate a lender's facts feed to zero — in every lender's
+ * safety_record. A million hours is ~6,000 full-time workers for a month on one report.
+ */
+export const MAX_REPORTED_HOURS = 1_000_000;
+const reportedHours = z
+  .number()
+  .min(0)
+  .max(MAX_REPORTED_HOURS, {
+    error: `at most ${MAX_REPORTED_HOURS.toLocaleString('en-US')} hours per report`,
+  });
 
 export const CertifiedPayrollBody = z
   .strictObject({
@@ -63,7 +75,11 @@ export const IncidentBody = z.strictObject({
   lost_time: z.boolean(),
 });
 
-export const HoursWorkedBody = z.strictObject({ ...common, kind: z.literal('hours_worked'), hours: measure });
+export const HoursWorkedBody = z.strictObject({
+  ...common,
+  kind: z.literal('hours_worked'),
+  hours: reportedHours,
+});
 
 export const EmissionsReportBody = z.strictObject({
   ...common,

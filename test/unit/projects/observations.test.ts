@@ -247,6 +247,16 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
       'utilization_pct',
     ]);
   });
+  it('contract: hours worked are bounded per report (TRIR divides by them; 1e308 zeroed every rate)', () => {
+    const hours = (h: number) =>
+      RecordObservationBody.safeParse({ kind: 'hours_worked', observed_on: '2026-03-10', hours: h });
+    expect(hours(1_000_000).success).to.equal(true);
+    const refused = hours(1e308).error?.issues ?? [];
+    expect(refused.map((i) => [i.path.join('.'), i.message])).to.deep.equal([
+      ['hours', 'at most 1,000,000 hours per report'],
+    ]);
+    expect(hours(1_000_000.5).success).to.equal(false);
+  });
   it('read model on the file: an observation’s flush writes the same bytes however many its org has', () => {
     // Issue 19: the org's, project's and entity's id lists are records per id, not arrays in a
     // record that every flush after an observation rewrote whole (~1.7 MB for a 1M-event org).
