@@ -29,7 +29,7 @@ let disk: ReadModelFile;
 try {
   // A damaged file (what a rebuild is often run for) is set aside, never a reason to stop.
   disk = ownReadModels(opened.readModelPath, {
-    onDamaged: (d) =>
+    onSetAside: (d) =>
       process.stderr.write(
         `the read models at ${d.path} were damaged (${d.reason}): set aside to ${d.set_aside_to}\n`,
       ),

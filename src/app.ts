@@ -117,6 +117,7 @@ export function createApp(deps: AppDeps): Express {
       appendConflicts: () => deps.ledger.conflicts,
       projectionLag: () => Math.max(0, deps.ledger.head.seq - deps.runtime.position),
       ledgerIntegrity: () => (deps.verifier.failure ? 0 : 1),
+      readModelsDamaged: () => (deps.runtime.damage ? 1 : 0),
       verifiedThrough: () => deps.verifier.status().verified_through,
     },
     { defaultMetrics: deps.processMetrics === true },

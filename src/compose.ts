@@ -10,12 +10,8 @@ import type { AppDeps } from './app.js';
 import type { Clock } from './platform/clock.js';
 import { SqliteEventStore, SqliteKeyValueStore } from './platform/event-store/sqlite.js';
 import type { ReadModelFile } from './platform/projections/read-model-file.js';
-import {
-  isCorruption,
-  ownReadModels,
-  setAsideReadModels,
-  type OnDamaged,
-} from './platform/projections/read-model-recovery.js';
+import { REPAIR, ReadModelsDamaged } from './platform/projections/read-model-damage.js';
+import { fillReadModels } from './platform/projections/read-model-recovery.js';
 import type { EventStore } from './platform/event-store/port.js';
 import { KeyValueIdempotencyStore } from './platform/http/idempotency.js';
 import { BackgroundVerifier } from './platform/ledger/background-verifier.js';
@@ -174,39 +170,39 @@ function recordedFailure(tiles: TileStorage, opts: ComposeOptions): VerifyIssue 
 
 /**
  * The node's read-model file, opened at its checkpoints and caught up with the ledger. A damaged
- * file (unreadable, or checkpoints without their records) is set aside and rebuilt from the ledger
- * rather than served or left to stop every start (`ownReadModels`); so is one SQLite finds corrupt
- * while the start reads it.
+ * file (unreadable, checkpoints without their records, or found damaged while a node served from
+ * it) is set aside and rebuilt from the ledger rather than served or left to stop every start
+ * (`fillReadModels`); so is one SQLite finds corrupt while the start reads it. Damage met once the
+ * node serves suspends appends (see `compose`) and is logged here, once, with what to do.
  */
 async function startReadModels(
   store: EventStore,
   path: string,
   opts: ComposeOptions,
 ): Promise<{ readModels: ReadModelFile; runtime: ProjectionRuntime }> {
-  const onDamaged: OnDamaged = (damage) =>
-    opts.logger.error('READ MODELS DAMAGED: set aside, rebuilding them from the ledger', damage);
-  const own = () =>
-    ownReadModels(path, {
-      onDamaged,
+  let serving = false;
+  const { file, filled } = await fillReadModels(
+    path,
+    {
       ...(opts.readModelCache !== undefined ? { cacheRecords: opts.readModelCache } : {}),
-    });
-  let readModels = own();
-  try {
-    const runtime = new ProjectionRuntime(store, allProjections(), null, opts.clock, { disk: readModels });
-    await runtime.start();
-    return { readModels, runtime };
-  } catch (error) {
-    if (!isCorruption(error)) {
-      readModels.close();
-      throw error;
-    }
-    readModels.close();
-    onDamaged({ path, reason: (error as Error).message, set_aside_to: setAsideReadModels(path) });
-    readModels = own();
-    const runtime = new ProjectionRuntime(store, allProjections(), null, opts.clock, { disk: readModels });
-    await runtime.start();
-    return { readModels, runtime };
-  }
+      onSetAside: (damage) =>
+        opts.logger.error('READ MODELS DAMAGED: set aside, rebuilding them from the ledger', damage),
+      onDamage: (damage) => {
+        // At start the file is set aside at once (onSetAside says so).
+        if (serving)
+          opts.logger.error(`READ MODELS DAMAGED while serving: appends suspended; ${REPAIR}`, {
+            ...damage,
+          });
+      },
+    },
+    async (disk) => {
+      const runtime = new ProjectionRuntime(store, allProjections(), null, opts.clock, { disk });
+      await runtime.start();
+      return runtime;
+    },
+  );
+  serving = true;
+  return { readModels: file, runtime: filled };
 }
 
 export async function compose(opts: ComposeOptions): Promise<Composed> {
@@ -320,9 +316,13 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
       },
     },
   );
+  // Appends stop while the ledger fails an integrity check, or once the read models that commands
+  // are decided on were found damaged (until a restart rebuilds them); reads go on.
   ledger.setGuard(() => {
     const failure = verifier.failure;
-    return failure ? new LedgerIntegrityFailure(failure.code, failure.seq) : null;
+    if (failure) return new LedgerIntegrityFailure(failure.code, failure.seq);
+    const damage = runtime.damage;
+    return damage ? new ReadModelsDamaged(damage) : null;
   });
   if ((opts.tlogPublishEveryMs ?? 0) > 0) tlog.start(opts.tlogPublishEveryMs);
   if ((opts.verifyEveryMs ?? 0) > 0) verifier.start(opts.verifyEveryMs!);

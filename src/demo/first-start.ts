@@ -27,6 +27,7 @@ import { bootstrapPlatformOperator, randomBytesReproducing } from '../orgs/opera
 import { writeFileAtomically } from '../platform/atomic-file.js';
 import { isoDate } from '../platform/clock.js';
 import { LedgerIntegrityFailure } from '../platform/ledger/errors.js';
+import { ReadModelsDamaged } from '../platform/projections/read-model-damage.js';
 import { parseApiKey, type RandomBytes } from '../platform/crypto/api-key.js';
 import type { Logger } from '../platform/log.js';
 import { planDemo } from './dataset.js';
@@ -116,9 +117,15 @@ async function bootstrapOperator(
   try {
     key = await bootstrapPlatformOperator(deps.ledger, deps.runtime, deps.secrets, { randomBytes: source });
   } catch (error) {
-    // Appends are suspended (a recorded integrity failure, or read models ahead of a truncated
-    // ledger): the node still starts, serving reads and GET /api/ledger/verify, so an operator can
-    // see what failed — the check for the operator waits for the next start.
+    // Appends are suspended (a recorded integrity failure, read models ahead of a truncated ledger,
+    // or read models found damaged): the node still starts, serving reads and GET /api/ledger/verify,
+    // so an operator can see what failed — the check for the operator waits for the next start.
+    if (error instanceof ReadModelsDamaged) {
+      logger.error('platform operator not checked: ledger appends are suspended', {
+        reason: error.damage.code,
+      });
+      return { key: null, print: false, written: null };
+    }
     if (!(error instanceof LedgerIntegrityFailure)) throw error;
     logger.error('platform operator not checked: ledger appends are suspended', {
       reason: error.reason,

@@ -107,7 +107,8 @@ function queryParameters(op: OperationSpec): Json[] {
 
 function errorCodesOf(op: OperationSpec): ErrorCode[] {
   const codes: ErrorCode[] = [...(op.errors ?? [])];
-  if (op.access !== 'public') codes.push('UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED', 'UNAVAILABLE');
+  if (op.access !== 'public')
+    codes.push('UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED', 'UNAVAILABLE', 'READ_MODELS_DAMAGED');
   if (op.query || pathParameters(op.path).length > 0) codes.push('INVALID_REQUEST');
   if (op.body) codes.push('INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   if (op.appends) codes.push('CONFLICT', 'IDEMPOTENCY_KEY_REUSED', 'LEDGER_INTEGRITY');

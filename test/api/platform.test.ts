@@ -308,16 +308,24 @@ describe('HTTP platform (SPEC §1–§3, §9–§10)', function () {
   });
 
   describe('health and metrics', () => {
-    it('reports liveness, readiness with store, projections, Redis and ledger integrity, and Prometheus metrics', async () => {
+    it('reports liveness, readiness with store, projections, read models, Redis and ledger integrity, and Prometheus metrics', async () => {
       expect((await request(svc.app).get('/healthz')).body).to.deep.equal({ status: 'ok' });
       const ready = await request(svc.app).get('/readyz');
       expect(ready.status).to.equal(200);
-      expect(ready.body.checks).to.have.keys(['store', 'projections', 'redis', 'ledger_integrity']);
+      expect(ready.body.checks).to.have.keys([
+        'store',
+        'projections',
+        'read_models',
+        'redis',
+        'ledger_integrity',
+      ]);
       expect(ready.body.checks.ledger_integrity.ok).to.equal(true);
+      expect(ready.body.checks.read_models.ok).to.equal(true);
       const metrics = await request(svc.app).get('/metrics');
       expect(metrics.text).to.match(/plumbline_http_request_duration_seconds_bucket\{[^}]*route="\/readyz"/);
       expect(metrics.text).to.match(/plumbline_projection_lag_events 0/);
       expect(metrics.text).to.match(/^plumbline_ledger_integrity 1$/m);
+      expect(metrics.text).to.match(/^plumbline_read_models_damaged 0$/m);
       expect(metrics.text).to.match(/^plumbline_ledger_verified_through \d+$/m);
     });
   });

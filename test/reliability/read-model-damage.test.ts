@@ -15,7 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import type { Express } from 'express';
 import request from 'supertest';
+import { projectsProjection } from '../../projections/projects.js';
+import { ReadModelsDamaged } from '../../src/platform/projections/read-model-damage.js';
 import { entryArgs, REPO_ROOT, runScript } from '../support/cli.js';
 import { ledgerWith, openService, storedRows, type Ledgered } from './support.js';
 
@@ -46,6 +49,28 @@ function dropTable(file: string, table: string): void {
   const db = new Database(file);
   db.exec(`DROP TABLE ${table}`);
   db.close();
+}
+
+/**
+ * Overwrites every leaf page of the records, their key index and the digest sets with garbage: the
+ * header, the schema and the checkpoints stay readable, so a start's checks see nothing and the
+ * damage is met only when a read (or a flush) reaches a page SQLite has not cached yet.
+ */
+function damageDataPages(file: string): number {
+  const db = new Database(file, { readonly: true });
+  const size = db.pragma('page_size', { simple: true }) as number;
+  const pages = db
+    .prepare<[], number>(
+      `SELECT pageno FROM dbstat WHERE pagetype = 'leaf'
+         AND name IN ('rm_records', 'rm_records_by_key', 'rm_digests') ORDER BY pageno`,
+    )
+    .pluck()
+    .all();
+  db.close();
+  const fd = openSync(file, 'r+');
+  for (const page of pages) writeSync(fd, Buffer.alloc(size, 0xa5), 0, size, (page - 1) * size);
+  closeSync(fd);
+  return pages.length;
 }
 
 describe('a damaged read-model file', function () {
@@ -124,6 +149,144 @@ describe('a damaged read-model file', function () {
       expect(res.body.data).to.deep.equal(projects);
     } finally {
       await svc.close();
+    }
+  });
+});
+
+describe('read-model damage met while serving (data pages no start-time check reads)', function () {
+  this.timeout(120_000);
+  let ledgered: Ledgered;
+  let projects: { id: string }[];
+
+  before(async () => {
+    ledgered = await ledgerWith(400, 'read-model-damage-serving');
+    const svc = await openService(ledgered.dataDir);
+    try {
+      const res = await request(svc.app).get('/api/projects?limit=100').set('Authorization', ledgered.bearer);
+      expect(res.status).to.equal(200);
+      projects = res.body.data as { id: string }[];
+      expect(projects).to.have.length.greaterThan(0);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  after(() => rmSync(ledgered.dataDir, { recursive: true, force: true }));
+
+  const file = () => join(ledgered.dataDir, 'read-models.db');
+  const setAside = () =>
+    readdirSync(ledgered.dataDir).filter((f) => /^read-models\.db\.damaged-[0-9T-]+Z$/.test(f));
+  const observe = (app: Express) =>
+    request(app)
+      .post('/api/observations')
+      .set('Authorization', ledgered.bearer)
+      .send({ kind: 'hours_worked', project_id: projects[0]!.id, observed_on: '2026-06-01', hours: 8 });
+
+  it('answers 503 READ_MODELS_DAMAGED, records nothing, and /readyz says so; a restart rebuilds the file', async () => {
+    const asideBefore = setAside().length;
+    const svc = await openService(ledgered.dataDir);
+    let head: number;
+    try {
+      // The key is read (and cached) before the damage: what follows is not refused at the door.
+      const warm = await request(svc.app).get('/api/ledger?limit=1').set('Authorization', ledgered.bearer);
+      expect(warm.status).to.equal(200);
+      head = (await svc.composed.store.head()).seq;
+      expect(damageDataPages(file())).to.be.greaterThan(3);
+
+      const list = await request(svc.app)
+        .get('/api/projects?limit=100')
+        .set('Authorization', ledgered.bearer);
+      expect(list.status, JSON.stringify(list.body)).to.equal(503);
+      expect(list.type).to.equal('application/problem+json');
+      expect(list.body).to.include({ code: 'READ_MODELS_DAMAGED' });
+      expect(list.body.reason).to.match(/^SQLITE_CORRUPT/);
+
+      // Every command is refused and nothing is recorded on the damaged state.
+      const posted = await observe(svc.app);
+      expect(posted.status, JSON.stringify(posted.body)).to.equal(503);
+      expect(posted.body).to.include({ code: 'READ_MODELS_DAMAGED' });
+      expect((await svc.composed.store.head()).seq).to.equal(head);
+
+      const ready = await request(svc.app).get('/readyz');
+      expect(ready.status).to.equal(503);
+      expect(ready.body.checks.read_models.ok).to.equal(false);
+      expect(ready.body.checks.read_models.detail)
+        .to.include('appends suspended')
+        .and.include('restart the node');
+      const metrics = await request(svc.app).get('/metrics');
+      expect(metrics.text).to.match(/^plumbline_read_models_damaged 1$/m);
+      expect(existsSync(`${file()}.damage`), 'the marker a plain restart acts on').to.equal(true);
+
+      // Reads the damage does not reach go on (the ledger is untouched).
+      const ledger = await request(svc.app).get('/api/ledger?limit=5').set('Authorization', ledgered.bearer);
+      expect(ledger.status).to.equal(200);
+    } finally {
+      await svc.close();
+    }
+
+    const again = await openService(ledgered.dataDir);
+    try {
+      expect(setAside()).to.have.length(asideBefore + 1);
+      expect(existsSync(`${file()}.damage`)).to.equal(false);
+      const list = await request(again.app)
+        .get('/api/projects?limit=100')
+        .set('Authorization', ledgered.bearer);
+      expect(list.status).to.equal(200);
+      expect(list.body.data).to.deep.equal(projects);
+      expect((await request(again.app).get('/readyz')).status).to.equal(200);
+      const posted = await observe(again.app);
+      expect(posted.status, JSON.stringify(posted.body)).to.equal(201);
+      expect((await again.composed.store.head()).seq).to.equal(head + 1);
+      // What the later specs compare with: the project now holds that observation.
+      projects = (
+        await request(again.app).get('/api/projects?limit=100').set('Authorization', ledgered.bearer)
+      ).body.data as { id: string }[];
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('never records a decision taken while the damage was met, even one that went on past it', async () => {
+    const svc = await openService(ledgered.dataDir);
+    try {
+      const { ledger, runtime } = svc.composed.deps;
+      const head = ledger.head.seq;
+      damageDataPages(file());
+      const committed = ledger.commit(
+        () => {
+          try {
+            // A decider (or an engine) that takes a failed read as "nothing there" and decides on.
+            Object.keys(runtime.state(projectsProjection).projects);
+          } catch {
+            /* swallowed */
+          }
+          return {
+            events: [{ stream: 'test-damage', type: 'DecidedOnDamage', data: {} }],
+            result: null,
+          };
+        },
+        { actor: 'test', org_id: null, request_id: 'read-model-damage' },
+      );
+      const refused = await committed.then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).to.be.instanceOf(ReadModelsDamaged);
+      expect((await svc.composed.store.head()).seq).to.equal(head);
+    } finally {
+      await svc.close();
+    }
+    // The next start sets the file aside; the ledger holds no event decided on the damage.
+    const again = await openService(ledgered.dataDir);
+    try {
+      const rows = await storedRows(ledgered.dataDir);
+      expect(rows.some((r) => r.content.includes('DecidedOnDamage'))).to.equal(false);
+      const list = await request(again.app)
+        .get('/api/projects?limit=100')
+        .set('Authorization', ledgered.bearer);
+      expect(list.body.data).to.deep.equal(projects);
+    } finally {
+      await again.close();
     }
   });
 });

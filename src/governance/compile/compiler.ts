@@ -1,8 +1,10 @@
 /**
  * Runs a planned engine DAG layer by layer (DOMAIN §9). Nothing an engine does can crash a
  * compile: a throw is recorded as FAILED, and any engine whose input is missing — because its
- * producer was BLOCKED, FAILED or itself SKIPPED — is SKIPPED with the missing names.
+ * producer was BLOCKED, FAILED or itself SKIPPED — is SKIPPED with the missing names. Damaged read
+ * models are not the engine's failure: that throw ends the compile (the node answers 503).
  */
+import { ReadModelsDamaged } from '../../platform/projections/read-model-damage.js';
 import { planLayers } from './dag.js';
 import type { Engine, EngineOutcome, TraceEntry } from './engine.js';
 
@@ -68,6 +70,7 @@ function checked<I, E>(engine: Engine<I, E>, run: () => EngineOutcome<E>): Engin
   try {
     outcome = run();
   } catch (error) {
+    if (error instanceof ReadModelsDamaged) throw error;
     return {
       status: 'FAILED',
       outputs: {},

@@ -13,6 +13,7 @@ import {
   StoreUnavailable,
 } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
+import { ReadModelsDamaged } from '../projections/read-model-damage.js';
 import { ctxOf } from './context.js';
 import { bodyParserProblem } from './middleware.js';
 import { ProblemError, problemBody } from './problem.js';
@@ -69,6 +70,13 @@ export function toProblem(error: unknown): ProblemError | null {
       reason: error.reason,
       first_bad_seq: error.firstBadSeq,
     });
+  }
+  if (error instanceof ReadModelsDamaged) {
+    return new ProblemError(
+      'READ_MODELS_DAMAGED',
+      'this node found its read models damaged: this answer cannot be given from them, and appends are suspended until an operator restarts it, which rebuilds them from the ledger (the ledger is intact; see /readyz)',
+      { reason: error.damage.code },
+    );
   }
   if (
     error instanceof StoreUnavailable ||

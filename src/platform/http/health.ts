@@ -1,8 +1,9 @@
 /**
  * Liveness, readiness and metrics (SPEC §10). Readiness = the store answers, the read models are
- * within 100 events of the head, Redis (when configured) answers, and no ledger integrity failure
- * stands (chain, Merkle tree, signed checkpoint); 503 lists what failed.
+ * within 100 events of the head and were not found damaged, Redis (when configured) answers, and no
+ * ledger integrity failure stands (chain, Merkle tree, signed checkpoint); 503 lists what failed.
  */
+import { REPAIR } from '../projections/read-model-damage.js';
 import type { Service } from './service.js';
 
 export const MAX_READY_LAG = 100;
@@ -28,6 +29,13 @@ export function mountHealth(s: Service, probes: ReadinessProbes): void {
     }
     const lag = Math.max(0, head - s.runtime.position);
     checks.projections = { ok: lag <= MAX_READY_LAG, detail: `lag ${lag} events (max ${MAX_READY_LAG})` };
+    const damage = s.runtime.damage;
+    checks.read_models = damage
+      ? {
+          ok: false,
+          detail: `${damage.path} found damaged at ${damage.detected_at} (${damage.code}: ${damage.reason}); appends suspended; ${REPAIR}`,
+        }
+      : { ok: true, detail: 'no damage met' };
     if (probes.redis) {
       const ok = await probes.redis().catch(() => false);
       checks.redis = { ok, detail: ok ? 'PONG' : 'redis did not answer' };

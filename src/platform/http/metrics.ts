@@ -12,6 +12,8 @@ export interface MetricsSources {
   projectionLag(): number;
   /** 1 while the ledger passes every integrity check, 0 once one failed. */
   ledgerIntegrity(): number;
+  /** 1 once the node met damage in its read-model file (appends suspended until a restart), else 0. */
+  readModelsDamaged(): number;
   verifiedThrough(): number;
 }
 
@@ -58,6 +60,14 @@ export class HttpMetrics implements RateLimitMetrics {
       registers: [this.registry],
       collect() {
         this.set(sources.ledgerIntegrity());
+      },
+    });
+    new Gauge({
+      name: 'plumbline_read_models_damaged',
+      help: '1 once this node found its read-model file damaged (appends suspended until a restart rebuilds it)',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.readModelsDamaged());
       },
     });
     new Gauge({

@@ -18,6 +18,7 @@ export const ERRORS = {
   INTERNAL: { status: 500, title: 'Internal error' },
   UNAVAILABLE: { status: 503, title: 'Service unavailable' },
   LEDGER_INTEGRITY: { status: 503, title: 'Ledger integrity failure: appends are suspended' },
+  READ_MODELS_DAMAGED: { status: 503, title: 'Read models damaged: appends are suspended until a restart' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -53,7 +53,10 @@ export interface LedgerOptions {
   onAppended?: (events: SealedEvent[]) => Promise<void> | void;
   /** Random source for retry jitter (tests pin it). */
   random?: () => number;
-  /** Asked before every command: an error refuses it (an integrity failure suspends appends). */
+  /**
+   * Asked before every command and again after its decision: an error refuses it (an integrity
+   * failure, or damaged read models, suspends appends).
+   */
   guard?: () => Error | null;
 }
 
@@ -161,6 +164,11 @@ export class Ledger {
       if (this.#settle) this.#head = await this.#settle(this.#head);
       const head = this.#head;
       const decision = await decide(head);
+      // Asked again once decided: a decision taken while appends were being suspended (a decider
+      // that met damaged read models and went on, e.g. an engine's throw taken as its FAILED
+      // outcome) is not recorded.
+      const suspended = this.#guard?.();
+      if (suspended) throw suspended;
       if (decision.events.length === 0) {
         // Nothing to append, but the answer was decided on state that may hold events still on their
         // way to disk: it is given once they are durable too.

@@ -26,6 +26,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { preparePrivateDatabase, PRIVATE_FILE_MODE } from '../private-files.js';
 import { DigestTable } from './digest-table.js';
+import { isCorruption, markDamaged, ReadModelsDamaged, type ReadModelDamage } from './read-model-damage.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rm_projections (
@@ -67,6 +68,13 @@ const FILE_FORMAT = 2;
 
 /** Records kept in the heap between flushes, unless changed (default; `READ_MODEL_CACHE`). */
 export const DEFAULT_CACHE_RECORDS = 20_000;
+
+export interface ReadModelFileOptions {
+  /** Records kept in the heap between flushes, unless changed (default DEFAULT_CACHE_RECORDS). */
+  cacheRecords?: number;
+  /** Told once, when SQLite first reports the file damaged (its `damage`). */
+  onDamage?: (damage: ReadModelDamage) => void;
+}
 
 /** SQLite's page cache for the file, KiB (counts in the node's RSS). */
 const SQLITE_CACHE_KIB = 32 * 1024;
@@ -744,12 +752,16 @@ export class ReadModelFile {
   readonly #digestSetIdOf: Statement<[string], number>;
 
   readonly #lock: string | null;
+  readonly #path: string;
+  #damage: ReadModelDamage | null = null;
+  readonly #onDamage: ((damage: ReadModelDamage) => void) | undefined;
 
   /**
    * Opens (creating) the file at `path` for this process to fold into; ReadModelFileBusy when a
-   * live process already does. `:memory:` gives a private file (tests).
+   * live process already does. `:memory:` gives a private file (tests). `onDamage` is told once,
+   * when SQLite first finds the file damaged (see `damage`).
    */
-  static own(path: string, opts: { cacheRecords?: number } = {}): ReadModelFile {
+  static own(path: string, opts: ReadModelFileOptions = {}): ReadModelFile {
     const lock = path === ':memory:' ? null : takeOwnership(path);
     try {
       return new ReadModelFile(path, lock, opts);
@@ -759,8 +771,10 @@ export class ReadModelFile {
     }
   }
 
-  private constructor(path: string, lock: string | null, opts: { cacheRecords?: number }) {
+  private constructor(path: string, lock: string | null, opts: ReadModelFileOptions) {
     this.#lock = lock;
+    this.#path = path;
+    this.#onDamage = opts.onDamage;
     preparePrivateDatabase(path);
     this.#db = new Database(path);
     // A new file's pages (before WAL and the schema: only then does it take): 16 KiB instead of
@@ -834,7 +848,7 @@ export class ReadModelFile {
     let c = this.#collections.get(name);
     if (!c) {
       c = new DiskCollection(this, name);
-      c.complete = this.#maxOrd.get(name) === null;
+      c.complete = this.#sql(() => this.#maxOrd.get(name)) === null;
       this.#collections.set(name, c);
     }
     return c as DiskCollection<T>;
@@ -861,11 +875,13 @@ export class ReadModelFile {
   }
 
   stored(name: string): StoredProjection | null {
-    const row = this.#db
-      .prepare<[string], { version: number; checkpoint: number; aggregates: string }>(
-        'SELECT version, checkpoint, aggregates FROM rm_projections WHERE name = ?',
-      )
-      .get(name);
+    const row = this.#sql(() =>
+      this.#db
+        .prepare<[string], { version: number; checkpoint: number; aggregates: string }>(
+          'SELECT version, checkpoint, aggregates FROM rm_projections WHERE name = ?',
+        )
+        .get(name),
+    );
     return row
       ? {
           version: row.version,
@@ -877,14 +893,16 @@ export class ReadModelFile {
 
   /** The highest checkpoint any projection was stored at (0 when none): the ledger must reach it. */
   maxCheckpoint(): number {
-    return (
-      this.#db.prepare<[], number | null>('SELECT MAX(checkpoint) FROM rm_projections').pluck().get() ?? 0
+    return this.#sql(
+      () =>
+        this.#db.prepare<[], number | null>('SELECT MAX(checkpoint) FROM rm_projections').pluck().get() ?? 0,
     );
   }
 
   /** Deletes a projection's records and checkpoint (its collections are named `<projection>.…`). */
   clear(projection: string): void {
-    this.#db.transaction(() => {
+    this.#refuseWritesWhenDamaged();
+    const clear = this.#db.transaction(() => {
       this.#db
         .prepare('DELETE FROM rm_records WHERE coll >= ? AND coll < ?')
         .run(`${projection}.`, `${projection}/`);
@@ -894,7 +912,8 @@ export class ReadModelFile {
         )
         .run(`${projection}.`, `${projection}/`);
       this.#db.prepare('DELETE FROM rm_projections WHERE name = ?').run(projection);
-    })();
+    });
+    this.#sql(() => clear());
     for (const [name, d] of this.#digests) if (name.startsWith(`${projection}.`)) d.reset();
     for (const [name, c] of this.#collections)
       if (name.startsWith(`${projection}.`)) {
@@ -913,6 +932,7 @@ export class ReadModelFile {
 
   /** Writes every changed record and each projection's checkpoint and aggregates, in one transaction. */
   flush(projections: readonly ProjectionFlush[]): void {
+    this.#refuseWritesWhenDamaged();
     const upsert = this.#upsertProjection;
     const write = this.#db.transaction(() => {
       for (const c of this.#collections.values()) {
@@ -962,7 +982,7 @@ export class ReadModelFile {
       for (const p of projections) upsert.run(p.name, p.version, p.checkpoint, JSON.stringify(p.aggregates));
     });
     try {
-      write();
+      this.#sql(() => write());
     } catch (error) {
       // Rolled back: the texts taken as stored during it are not, nor the lists' rows, nor a digest
       // set id it assigned (its additions stay pending).
@@ -984,6 +1004,56 @@ export class ReadModelFile {
     for (const d of this.#digests.values()) d.reset();
     this.stats.flushes += 1;
     this.#trim();
+  }
+
+  /**
+   * The damage SQLite reported in this file since it was opened, or null. Once damaged, the file
+   * takes no more writes (a flush or a clear throws ReadModelsDamaged: it is set aside, kept as
+   * found, at the next start); reads go on, and one that meets the damage throws ReadModelsDamaged.
+   */
+  get damage(): ReadModelDamage | null {
+    return this.#damage;
+  }
+
+  /** Runs a statement; SQLite's corruption errors become ReadModelsDamaged (and are recorded). */
+  #sql<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (error) {
+      throw this.#damaged(error);
+    }
+  }
+
+  /**
+   * `error` as it should be thrown: a corruption error is recorded as the file's damage the first
+   * time (with a marker beside the file, so the next start sets it aside; the owner is told) and
+   * becomes ReadModelsDamaged; any other error is itself.
+   */
+  #damaged(error: unknown): unknown {
+    if (!isCorruption(error) || error instanceof ReadModelsDamaged) return error;
+    if (this.#damage === null) {
+      const code = String((error as { code?: unknown }).code);
+      this.#damage = {
+        path: this.#path,
+        code,
+        reason: (error as Error).message,
+        detected_at: new Date().toISOString(),
+      };
+      // Before anyone is told: the marker is what makes a plain restart rebuild the file. Should it
+      // fail (a full disk), the owner is told all the same, and the next start meets the damage again.
+      if (this.#path !== ':memory:')
+        try {
+          markDamaged(this.#damage);
+        } catch {
+          /* see above */
+        }
+      this.#onDamage?.(this.#damage);
+    }
+    return new ReadModelsDamaged(this.#damage, { cause: error });
+  }
+
+  #refuseWritesWhenDamaged(): void {
+    if (this.#damage !== null) throw new ReadModelsDamaged(this.#damage);
   }
 
   /** Whether anything changed since the last flush. */
@@ -1032,13 +1102,17 @@ export class ReadModelFile {
 
   readValue(coll: string, key: string): string | undefined {
     this.stats.reads += 1;
-    return this.#get.get(coll, key);
+    return this.#sql(() => this.#get.get(coll, key));
   }
 
   /** A collection's stored rows in order: [key, value text] (the text empty when not asked for). */
   *storedEntries(coll: string, values: boolean): IterableIterator<[string, string]> {
-    if (values) yield* this.#entries.iterate(coll);
-    else for (const key of this.#keys.iterate(coll)) yield [key, ''];
+    try {
+      if (values) yield* this.#entries.iterate(coll);
+      else for (const key of this.#keys.iterate(coll)) yield [key, ''];
+    } catch (error) {
+      throw this.#damaged(error);
+    }
   }
 
   /**
@@ -1048,9 +1122,13 @@ export class ReadModelFile {
    */
   *storedRange(coll: string, prefix: string): IterableIterator<[string, string]> {
     this.stats.reads += 1;
-    for (const row of this.#from.iterate(coll, prefix)) {
-      if (!row[0].startsWith(prefix)) return;
-      yield row;
+    try {
+      for (const row of this.#from.iterate(coll, prefix)) {
+        if (!row[0].startsWith(prefix)) return;
+        yield row;
+      }
+    } catch (error) {
+      throw this.#damaged(error);
     }
   }
 
@@ -1058,11 +1136,11 @@ export class ReadModelFile {
     const id = this.#digestSetIds.get(set) ?? this.#storedDigestSetId(set);
     if (id === undefined) return undefined;
     this.stats.reads += 1;
-    return this.#getDigest.get(id, Buffer.from(hex, 'hex'));
+    return this.#sql(() => this.#getDigest.get(id, Buffer.from(hex, 'hex')));
   }
 
   #storedDigestSetId(set: string): number | undefined {
-    const id = this.#digestSetIdOf.get(set);
+    const id = this.#sql(() => this.#digestSetIdOf.get(set));
     if (id !== undefined) this.#digestSetIds.set(set, id);
     return id;
   }
@@ -1079,7 +1157,7 @@ export class ReadModelFile {
   }
 
   nextOrd(coll: string): number {
-    const next = (this.#ords.get(coll) ?? this.#maxOrd.get(coll) ?? 0) + 1;
+    const next = (this.#ords.get(coll) ?? this.#sql(() => this.#maxOrd.get(coll)) ?? 0) + 1;
     this.#ords.set(coll, next);
     return next;
   }

@@ -12,6 +12,7 @@ import type { Clock } from '../clock.js';
 import type { EventStore, Subscription } from '../event-store/port.js';
 import type { LedgerHead, SealedEvent } from '../ledger/envelope.js';
 import { jsonParts } from './json-parts.js';
+import { ReadModelsDamaged, type ReadModelDamage } from './read-model-damage.js';
 import { plainStateOnDisk, type ReadModelFile } from './read-model-file.js';
 
 export interface Projection<S = unknown> {
@@ -114,6 +115,11 @@ interface Slot {
   checkpoint: number;
   /** On a read-model file: the aggregates to store with each flush. */
   aggregates?: () => Record<string, unknown>;
+  /**
+   * Its fold met damage in the read-model file, part way through an event: the state is no longer
+   * the fold of any prefix, so it is neither folded further nor served (`state` throws this).
+   */
+  broken?: ReadModelsDamaged;
 }
 
 export interface RuntimeOptions {
@@ -253,7 +259,13 @@ export class ProjectionRuntime {
       return this.#flush();
     this.#flushTimer ??= setTimeout(() => {
       // A file closed without stopping the runtime first (a test's abrupt end) keeps what it has.
-      if (this.#disk?.open) this.#flush();
+      if (!this.#disk?.open) return;
+      try {
+        this.#flush();
+      } catch (error) {
+        // Recorded on the file (appends suspend, /readyz says so); nobody waits on this flush.
+        if (!(error instanceof ReadModelsDamaged)) throw error;
+      }
     }, this.#flushDelayMs);
     this.#flushTimer.unref();
   }
@@ -263,6 +275,8 @@ export class ProjectionRuntime {
     if (!this.#disk) return;
     if (this.#flushTimer) clearTimeout(this.#flushTimer);
     this.#flushTimer = null;
+    // Nothing more is written to a damaged file: the next start sets it aside, as it was found.
+    if (this.#disk.damage) return;
     this.#flushedAt = this.#position;
     this.#disk.flush(
       [...this.#slots.values()].map((slot) => ({
@@ -279,6 +293,11 @@ export class ProjectionRuntime {
     return this.#position;
   }
 
+  /** Damage SQLite reported in the read-model file while this runtime used it, or null. */
+  get damage(): ReadModelDamage | null {
+    return this.#disk?.damage ?? null;
+  }
+
   names(): string[] {
     return [...this.#slots.keys()];
   }
@@ -288,6 +307,7 @@ export class ProjectionRuntime {
     const name = typeof projection === 'string' ? projection : projection.name;
     const slot = this.#slots.get(name);
     if (!slot) throw new Error(`unknown projection ${name}`);
+    if (slot.broken) throw slot.broken;
     return slot.state as S;
   }
 
@@ -405,11 +425,19 @@ export class ProjectionRuntime {
 
   #applyOne(event: SealedEvent): void {
     if (this.#disk) this.#disk.folding = true;
+    let damaged: ReadModelsDamaged | null = null;
     try {
       for (const slot of this.#slots.values()) {
-        if (event.seq > slot.checkpoint) {
+        if (event.seq <= slot.checkpoint || slot.broken) continue;
+        try {
           slot.state = slot.projection.evolve(slot.state, event);
           slot.checkpoint = event.seq;
+        } catch (error) {
+          // The other read models go on folding (a key revoked meanwhile is still seen as revoked);
+          // this one is no longer served. The file has recorded the damage: appends are suspended.
+          if (!(error instanceof ReadModelsDamaged)) throw error;
+          slot.broken = error;
+          damaged ??= error;
         }
       }
     } finally {
@@ -417,6 +445,8 @@ export class ProjectionRuntime {
     }
     this.#position = event.seq;
     for (const fn of this.#listeners) fn(event);
+    // The command whose event this is (already recorded) is answered 503, as is every later one.
+    if (damaged) throw damaged;
     this.#sinceSnapshot += 1;
     if (!this.#disk && !this.#bulk && this.#snapshotEvery > 0 && this.#sinceSnapshot >= this.#saveInterval())
       this.#saving ??= this.#saveYielding().finally(() => {
