@@ -7,7 +7,7 @@ import { ProjectionRuntime } from '../src/platform/projections/runtime.js';
 import { allProjections } from '../projections/index.js';
 import { config, EXIT_FAILED, EXIT_OK, openLedger, parseCli, progressBar, rate } from './lib/cli.js';
 import { type ReadModelFile, ReadModelFileBusy } from '../src/platform/projections/read-model-file.js';
-import { ownReadModels } from '../src/platform/projections/read-model-recovery.js';
+import { fillReadModels } from '../src/platform/projections/read-model-recovery.js';
 import { catchUpTree, TileTree } from '../src/platform/tlog/tree.js';
 
 const USAGE = `
@@ -25,27 +25,36 @@ const cli = parseCli(USAGE, {});
 const cfg = config();
 const opened = await openLedger(cfg);
 const { store, tiles } = opened;
+const head = await store.head();
+const bar = progressBar('rebuild', !cli.json);
+const started = performance.now();
 let disk: ReadModelFile;
+let runtime: ProjectionRuntime;
 try {
-  // A damaged file (what a rebuild is often run for) is set aside, never a reason to stop.
-  disk = ownReadModels(opened.readModelPath, {
-    onSetAside: (d) =>
-      process.stderr.write(
-        `the read models at ${d.path} were damaged (${d.reason}): set aside to ${d.set_aside_to}\n`,
-      ),
-  });
+  // A damaged file (what a rebuild is often run for) is set aside, never a reason to stop: one
+  // marked damaged by the service or unreadable at open, and one whose damage is in a data page,
+  // which clearing it meets.
+  ({ file: disk, filled: runtime } = await fillReadModels(
+    opened.readModelPath,
+    {
+      onSetAside: (d) =>
+        process.stderr.write(
+          `the read models at ${d.path} were damaged (${d.reason}): set aside to ${d.set_aside_to}\n`,
+        ),
+    },
+    async (file) => {
+      const rebuilt = new ProjectionRuntime(store, allProjections(), null, systemClock, { disk: file });
+      bar.start(head.seq);
+      await rebuilt.rebuild((p) => bar.update(p.position));
+      return rebuilt;
+    },
+  ));
 } catch (error) {
   if (!(error instanceof ReadModelFileBusy)) throw error;
   process.stderr.write(`${error.message}\n`);
   await opened.close();
   process.exit(EXIT_FAILED);
 }
-const runtime = new ProjectionRuntime(store, allProjections(), null, systemClock, { disk });
-const head = await store.head();
-const bar = progressBar('rebuild', !cli.json);
-bar.start(head.seq);
-const started = performance.now();
-await runtime.rebuild((p) => bar.update(p.position));
 bar.stop();
 const tree = new TileTree(tiles);
 tree.reset();

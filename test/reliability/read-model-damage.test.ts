@@ -289,6 +289,22 @@ describe('read-model damage met while serving (data pages no start-time check re
       await again.close();
     }
   });
+
+  it('projections:rebuild sets aside a file damaged in its data pages and rebuilds (exit 0)', async () => {
+    const before = setAside().length;
+    damageDataPages(file());
+    const run = runScript('projections-rebuild.ts', ['--json'], { DATA_DIR: ledgered.dataDir });
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stderr).to.include('set aside to');
+    expect(setAside()).to.have.length(before + 1);
+    const svc = await openService(ledgered.dataDir);
+    try {
+      const res = await request(svc.app).get('/api/projects?limit=100').set('Authorization', ledgered.bearer);
+      expect(res.body.data).to.deep.equal(projects);
+    } finally {
+      await svc.close();
+    }
+  });
 });
 
 describe('a read-model file another live process keeps', function () {
