@@ -9,6 +9,7 @@ import cliProgress from 'cli-progress';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openEventStore, type OpenedEventStore } from '../../src/compose.js';
 import { ReadModelFile, ReadModelFileBusy } from '../../src/platform/projections/read-model-file.js';
+import { readModelDamage } from '../../src/platform/projections/read-model-recovery.js';
 import { EXIT_USAGE } from './args.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_USAGE, EXIT_USAGE_EX, parseCli, type Cli } from './args.js';
@@ -37,9 +38,17 @@ export function openLedger(cfg: Config): Promise<OpenedEventStore> {
 
 /**
  * The read-model file for a CLI that folds (keys, import-sam): the node's own when no live service
- * keeps it, else none — the CLI then folds in its heap, from seq 1, and says so (one writer per file).
+ * keeps it and it is not damaged, else none — the CLI then folds in its heap, from seq 1, and says
+ * so (one writer per file; a damaged file is the service's to set aside and rebuild at its start).
  */
 export function readModelsForCli(opened: OpenedEventStore): { disk?: ReadModelFile } {
+  const damage = readModelDamage(opened.readModelPath);
+  if (damage !== null) {
+    process.stderr.write(
+      `the read models at ${opened.readModelPath} are damaged (${damage}): folding the ledger in memory instead\n`,
+    );
+    return {};
+  }
   try {
     return { disk: ReadModelFile.own(opened.readModelPath) };
   } catch (error) {

@@ -305,6 +305,20 @@ describe('read-model damage met while serving (data pages no start-time check re
       await svc.close();
     }
   });
+  it('a folding CLI (keys) leaves a file marked damaged as it is and folds in memory', () => {
+    const marker = `${file()}.damage`;
+    writeFileSync(marker, '{"code":"SQLITE_CORRUPT","reason":"test"}\n');
+    try {
+      const mtime = statSync(file()).mtimeMs;
+      const run = runScript('keys.ts', ['list', '--json'], { DATA_DIR: ledgered.dataDir });
+      expect(run.status, run.stderr).to.equal(0);
+      expect(run.stderr).to.include('are damaged').and.include('folding the ledger in memory instead');
+      expect(statSync(file()).mtimeMs, 'not written').to.equal(mtime);
+      expect(existsSync(marker), 'the service sets it aside at its next start').to.equal(true);
+    } finally {
+      rmSync(marker, { force: true });
+    }
+  });
 });
 
 describe('a read-model file another live process keeps', function () {
