@@ -11,11 +11,17 @@ import type { VerifyIssue } from '../src/platform/ledger/verify.js';
 import { VerifyWorkers } from './lib/verify-workers.js';
 
 /**
- * From this many events the walk is split across threads. On the 100k bench ledger a walk takes
- * about as long as a worker's boot, and on this shared 2-core box one thread measured as fast or
- * faster than two (5 alternating runs, load 5); on the 1M ledger two threads measured 1.6–2.2× one.
+ * From this many events the walk is split across threads. The worker is booted at the start either
+ * way (below), so its boot costs the same whether it walks or is let go: on the 100k bench ledger a
+ * run cost 1.6–1.8 CPU-s by default (worker booted, then released) and on two threads alike, 1.3–1.6
+ * with `--workers 1`. With the second core taken (this shared box, load 8–11; Linux gives each
+ * session a fair share, so a second thread adds none) two threads measured as fast as one at 100k
+ * (10 alternating rounds); with the core free, faster (the last session, load ~1: 0.35× the
+ * baseline on two threads, 0.22× on one). At 20k a walk is ~0.2 s, much of it JIT warm-up that
+ * each thread pays for itself: under load two threads were no faster there (6 rounds even, then 3
+ * of 4 slower), so a small ledger stays on one.
  */
-const PARALLEL_FROM = 200_000;
+const PARALLEL_FROM = 50_000;
 
 /** Threads asked for: --workers N, else one per core up to 4 (used only on a large ledger). */
 function threadsAsked(): number {
