@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import { preparePrivateDatabase } from '../private-files.js';
 import Database from 'better-sqlite3';
-import type { Database as Db, Statement } from 'better-sqlite3';
+import type { Database as Db, Statement, Transaction } from 'better-sqlite3';
 import { EMPTY_HEAD, sealedContentText, type LedgerHead, type SealedEvent } from '../ledger/envelope.js';
 import { AppendConflict, InvalidAppend, StoreUnavailable } from '../ledger/errors.js';
 import type { StoredRecord, StoredRow } from '../ledger/verify.js';
@@ -166,6 +166,12 @@ export class SqliteEventStore implements EventStore {
   #walFd: number | null = null;
   /** Set when a sync failed: what was committed since may not be on disk, so nothing more is taken. */
   #syncFailure: StoreUnavailable | null = null;
+  /**
+   * The append transaction, wrapped once: better-sqlite3 builds four wrapper functions and their
+   * properties per `transaction()` call, which per append was ~6 µs of ~40 (issue 19: every `score`
+   * appends an inquiry).
+   */
+  readonly #appendTx: Transaction<(events: SealedEvent[], expectedHead: number) => AppendResult>;
   readonly #stmt: {
     head: Statement<[], { seq: number; hash: string }>;
     insert: Statement<
@@ -209,6 +215,9 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${cols} FROM events WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?`,
       ),
     };
+    this.#appendTx = this.#db.transaction((events: SealedEvent[], expectedHead: number) =>
+      this.#appendInTransaction(events, expectedHead),
+    );
     this.#emitter.setMaxListeners(0);
   }
 
@@ -350,43 +359,9 @@ export class SqliteEventStore implements EventStore {
 
   #appendSync(events: SealedEvent[], expectedHead: number): AppendResult {
     if (events.length === 0) throw new InvalidAppend('append of no events');
-    // The common case — new ids at the expected head — inserts straight away; whether the ids are
-    // already stored is only asked when something fails (stale head, bad link, UNIQUE(id)), so an
-    // idempotent re-append still answers with the originals and a partial one is still refused.
-    const run = this.#db.transaction((): AppendResult => {
-      const head = this.#headSync();
-      if (head.seq !== expectedHead) return this.#alreadyStored(events) ?? conflict(expectedHead, head.seq);
-      let prev = head;
-      for (const event of events) {
-        if (event.seq !== prev.seq + 1 || event.prev_hash !== prev.hash) {
-          const stored = this.#alreadyStored(events);
-          if (stored) return stored;
-          throw new InvalidAppend(`event ${event.id} does not link to seq ${prev.seq}`);
-        }
-        try {
-          this.#stmt.insert.run(
-            event.seq,
-            event.id,
-            event.stream,
-            event.type,
-            event.meta.org_id,
-            event.recorded_at,
-            sealedContentText(event),
-            event.content_hash,
-            event.prev_hash,
-            event.hash,
-          );
-        } catch (error) {
-          if (isDuplicateId(error)) throw new DuplicateIds();
-          throw error;
-        }
-        prev = { seq: event.seq, hash: event.hash };
-      }
-      return { events, head: prev, duplicate: false };
-    });
     let result: AppendResult;
     try {
-      result = run.immediate();
+      result = this.#appendTx.immediate(events, expectedHead);
     } catch (error) {
       if (!(error instanceof DuplicateIds)) throw error;
       // The insert hit a stored id and rolled back: the originals when all are stored.
@@ -394,6 +369,44 @@ export class SqliteEventStore implements EventStore {
     }
     if (!result.duplicate) this.#emitter.emit('append', result.events);
     return result;
+  }
+
+  /**
+   * The body of an append's BEGIN IMMEDIATE transaction. The common case — new ids at the expected
+   * head — inserts straight away; whether the ids are already stored is only asked when something
+   * fails (stale head, bad link, UNIQUE(id)), so an idempotent re-append still answers with the
+   * originals and a partial one is still refused.
+   */
+  #appendInTransaction(events: SealedEvent[], expectedHead: number): AppendResult {
+    const head = this.#headSync();
+    if (head.seq !== expectedHead) return this.#alreadyStored(events) ?? conflict(expectedHead, head.seq);
+    let prev = head;
+    for (const event of events) {
+      if (event.seq !== prev.seq + 1 || event.prev_hash !== prev.hash) {
+        const stored = this.#alreadyStored(events);
+        if (stored) return stored;
+        throw new InvalidAppend(`event ${event.id} does not link to seq ${prev.seq}`);
+      }
+      try {
+        this.#stmt.insert.run(
+          event.seq,
+          event.id,
+          event.stream,
+          event.type,
+          event.meta.org_id,
+          event.recorded_at,
+          sealedContentText(event),
+          event.content_hash,
+          event.prev_hash,
+          event.hash,
+        );
+      } catch (error) {
+        if (isDuplicateId(error)) throw new DuplicateIds();
+        throw error;
+      }
+      prev = { seq: event.seq, hash: event.hash };
+    }
+    return { events, head: prev, duplicate: false };
   }
 
   /** The stored originals when every id of `events` is stored; null when none is; else refused. */
