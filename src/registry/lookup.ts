@@ -9,7 +9,7 @@ import { UEI_PATTERN } from './contract.js';
 import {
   canonicalCode,
   canonicalEin,
-  nameKey,
+  keyOfNormalized,
   nameSimilarity,
   normalizeName,
   trigrams,
@@ -95,8 +95,9 @@ export function lookupEntity(state: RegistryState, ref: string): EntityLookup {
     const id = own(state.entity_by_uei, uei);
     if (id !== undefined) return resolved(state, [id]);
   }
+  // `nameKey` is the normalized name without its spaces: normalized once for both.
   const normalized = normalizeName(text);
-  const match = resolved(state, listed(state.entity_names, nameKey(text)));
+  const match = resolved(state, listed(state.entity_names, keyOfNormalized(normalized)));
   if (match.kind !== 'not_found' || normalized === '') return match;
   return { kind: 'not_found', candidates: similarEntities(state, normalized) };
 }

@@ -74,7 +74,12 @@ export function normalizeName(name: string): string {
  * name. Entity lookups and the exclusion match by name compare these keys.
  */
 export function nameKey(name: string): string {
-  return normalizeName(name).replaceAll(' ', '');
+  return keyOfNormalized(normalizeName(name));
+}
+
+/** `nameKey` of a name already normalized (`normalizeName`), for callers that need both forms. */
+export function keyOfNormalized(normalized: string): string {
+  return normalized.replaceAll(' ', '');
 }
 
 const EIN_DASHED = /^(\d{2})-(\d{7})$/;
