@@ -6,7 +6,8 @@
  *   node --import tsx bench/servers.ts bare-express <body.json>
  *   node --import tsx bench/servers.ts service <DATA_DIR>
  *
- * Prints one JSON line `{port, ...}` when listening, then serves until SIGTERM. The baselines
+ * Prints one JSON line `{port, ...}` when listening (on BENCH_PORT if set, else any free port),
+ * then serves until SIGTERM. The baselines
  * parse the JSON request body and answer with the JSON document in <body.json> (a real score
  * response, so every server puts the same bytes on the wire). The service is the real
  * composition (`compose` + `createApp`, embedded SQLite, in-process rate-limit store) with one
@@ -38,8 +39,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** BENCH_PORT: a port of one's own on a shared machine (the servers of a run start one at a time). */
 async function listen(server: Server, extra: Record<string, unknown> = {}): Promise<void> {
-  server.listen(0, '127.0.0.1');
+  server.listen(Number(process.env.BENCH_PORT ?? 0), '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`${JSON.stringify({ port, pid: process.pid, ...extra })}\n`);
