@@ -1,6 +1,7 @@
 /**
  * createApp(deps): the HTTP surface, with no listen and no I/O of its own. Middleware order is the
- * contract: request id → security headers → metrics/log → signing → routes → 404/405 → problem+json.
+ * contract: request id → security headers → metrics/log → admission → routes → 404/405 → problem+json;
+ * every response is signed on its way out (platform/http/signing.ts).
  */
 import { join } from 'node:path';
 import express, { type Express } from 'express';
@@ -147,8 +148,19 @@ export function createApp(deps: AppDeps): Express {
   // A key's signing secret is derived (HMAC of its id, then base62), the same on every request; it is
   // remembered per key id instead of being re-derived for each response.
   const signingSecrets = new Map<string, string>();
+  // Every response this app sends is signed when its request is authenticated (res.send, replaced
+  // on the app's response prototype).
+  signResponses(app, deps.clock, (keyId) => {
+    let secret = signingSecrets.get(keyId);
+    if (secret === undefined) {
+      secret = signingSecretFor(deps.secrets.signingKey, keyId);
+      if (signingSecrets.size >= 10_000) signingSecrets.clear();
+      signingSecrets.set(keyId, secret);
+    }
+    return secret;
+  });
   // The edge, in this order, as one router layer (`chain`): request id → security headers →
-  // metrics/log → admission → signing.
+  // metrics/log → admission.
   app.use(
     chain(
       requestContext(),
@@ -157,15 +169,6 @@ export function createApp(deps: AppDeps): Express {
       metrics.middleware(),
       accessLog(deps.logger),
       gate.middleware(),
-      signResponses(deps.clock, (keyId) => {
-        let secret = signingSecrets.get(keyId);
-        if (secret === undefined) {
-          secret = signingSecretFor(deps.secrets.signingKey, keyId);
-          if (signingSecrets.size >= 10_000) signingSecrets.clear();
-          signingSecrets.set(keyId, secret);
-        }
-        return secret;
-      }),
     ),
   );
 

@@ -36,6 +36,11 @@ export function ctxOf(req: Request): RequestContext {
   return ctx;
 }
 
+/** The authenticated key of a request, if it has a context and a key (the response writer). */
+export function authIfAny(req: Request): AuthContext | null {
+  return contexts.get(req)?.auth ?? null;
+}
+
 /** The authenticated key; throws when a route forgot its auth middleware (a bug, not a 401). */
 export function authOf(req: Request): AuthContext {
   const auth = ctxOf(req).auth;
