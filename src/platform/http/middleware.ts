@@ -123,6 +123,26 @@ export function jsonBody(limit = BODY_LIMIT): RequestHandler {
       next();
       return;
     }
+    // The usual small body of plain JSON: read here, without body-parser's stream machinery.
+    const length = plainJsonLength(req, limit);
+    if (length !== null) {
+      stepOutWhileReading(
+        req,
+        (done) => readPlainBody(req, length, bindRequestScope(done)),
+        (error?: unknown, bytes?: unknown) => {
+          let failure = error;
+          if (!failure) {
+            try {
+              req.body = parsePlain(bytes as Buffer);
+            } catch (e) {
+              failure = e;
+            }
+          }
+          parsed(req, next, failure);
+        },
+      );
+      return;
+    }
     if (!req.is(['application/json', 'application/*+json'])) {
       next(
         new ProblemError(
@@ -137,27 +157,106 @@ export function jsonBody(limit = BODY_LIMIT): RequestHandler {
     stepOutWhileReading(
       req,
       (done) => parse(req, res, bindRequestScope(done)),
-      (error?: unknown) => {
-        if (error) {
-          next(bodyParserProblem(error) ?? undecodableBody(error));
-          return;
-        }
-        const at = loneSurrogateAt(req.body as unknown);
-        if (at === null) {
-          next();
-          return;
-        }
-        // RFC 8785 has no canonical form for such a string, so the ledger could not hash the event.
-        const message =
-          'contains a lone UTF-16 surrogate (\\ud800–\\udfff unpaired), which is not valid Unicode';
-        next(
-          new ProblemError('INVALID_REQUEST', `the body ${message}`, {
-            errors: [{ path: at.join('.'), code: 'invalid_string', message }],
-          }),
-        );
-      },
+      (error?: unknown) => parsed(req, next, error),
     );
   };
+}
+
+/** The end of either reading: the error as the SPEC §2 problem, or a body without lone surrogates. */
+function parsed(req: Request, next: NextFunction, error: unknown): void {
+  if (error) {
+    next(bodyParserProblem(error) ?? undecodableBody(error));
+    return;
+  }
+  const at = loneSurrogateAt(req.body as unknown);
+  if (at === null) {
+    next();
+    return;
+  }
+  // RFC 8785 has no canonical form for such a string, so the ledger could not hash the event.
+  const message = 'contains a lone UTF-16 surrogate (\\ud800–\\udfff unpaired), which is not valid Unicode';
+  next(
+    new ProblemError('INVALID_REQUEST', `the body ${message}`, {
+      errors: [{ path: at.join('.'), code: 'invalid_string', message }],
+    }),
+  );
+}
+
+/** Content types whose body is JSON in UTF-8 as they stand (lower-cased): no charset to look up. */
+const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
+
+/**
+ * The Content-Length of a body body-parser would read as it stands, or null: plain JSON in UTF-8
+ * (no other charset), no Content-Encoding, a length within `limit`, on a readable socket (else
+ * body-parser reads nothing). Any other body (gzip, another charset, chunked, too large: 413) is
+ * body-parser's.
+ */
+function plainJsonLength(req: Request, limit: number): number | null {
+  if ((req as { upgrade?: boolean }).upgrade === true || req.socket?.readable !== true) return null;
+  const headers = req.headers;
+  const type = headers['content-type'];
+  if (type === undefined || !PLAIN_JSON_TYPES.has(type.toLowerCase())) return null;
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return null;
+  const length = Number(headers['content-length']);
+  return length > 0 && length <= limit ? length : null;
+}
+
+/**
+ * Reads a body of `length` bytes: at once when it is all buffered (it came with the headers), else
+ * as it arrives. The HTTP parser delivers no more than Content-Length; a request that ends short or
+ * is aborted fails as body-parser's does (`request.aborted`, 400).
+ */
+function readPlainBody(req: Request, length: number, done: (error?: unknown, bytes?: Buffer) => void): void {
+  if (req.complete && req.readableLength === length) {
+    done(undefined, req.read() as Buffer);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const onData = (chunk: Buffer): void => {
+    chunks.push(chunk);
+    received += chunk.length;
+  };
+  const finish = (error?: unknown): void => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('aborted', onAborted);
+    req.off('error', finish);
+    req.off('close', onAborted);
+    if (error) done(error);
+    else done(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
+  };
+  const onEnd = (): void => finish(received === length ? undefined : aborted(length, received));
+  const onAborted = (): void => finish(aborted(length, received));
+  req.on('data', onData);
+  req.once('end', onEnd);
+  req.once('aborted', onAborted);
+  req.once('error', finish);
+  req.once('close', onAborted);
+}
+
+function aborted(expected: number, received: number): Error {
+  return Object.assign(new Error('request aborted'), {
+    type: 'request.aborted',
+    status: 400,
+    expected,
+    received,
+  });
+}
+
+/**
+ * body-parser's JSON parse of a plain body: the nesting checked on the bytes, a byte-order mark
+ * dropped as its UTF-8 decoder drops it, the same error types (nesting, syntax).
+ */
+function parsePlain(bytes: Buffer): unknown {
+  refuseDeepNesting(null, null, bytes, 'utf-8');
+  const text = bytes.toString('utf8');
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+  } catch (e) {
+    throw Object.assign(new SyntaxError((e as Error).message), { type: 'entity.parse.failed', status: 400 });
+  }
 }
 
 /**
