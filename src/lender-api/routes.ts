@@ -20,46 +20,52 @@ export const LENDER_PATH = '/api/lender-credit';
 
 /**
  * Runs one middleware inside a handler (the action decides whether auth, body parsing and
- * idempotency apply). Resolves `true` when the middleware answered the request itself (a replay)
- * instead of passing it on; rejects with whatever it failed with, sync or async. A middleware that
- * passes synchronously (auth, a bodiless request) settles at once, without a `finish` listener;
- * `finish` never fires inside the call (it follows the socket write), so one added after a call
- * that has not passed on still sees the answer.
+ * idempotency apply). `false` when it passed the request on, `true` when it answered the request
+ * itself (a replay); throws whatever it failed with. A middleware that settles synchronously (auth,
+ * a bodiless request) is answered at once, with no promise or listener; otherwise a promise of the
+ * same. `finish` never fires inside the call (it follows the socket write), so a listener added
+ * after a call that has not passed on still sees the answer.
  */
-function runMiddleware(mw: RequestHandler, req: Request, res: Response): Promise<boolean> {
+function runMiddleware(mw: RequestHandler, req: Request, res: Response): boolean | Promise<boolean> {
+  // Set at the first settlement; later calls are ignored.
+  let settled: { error: unknown } | null = null;
+  let onSettled: ((error: unknown) => void) | null = null;
+  const settle = (error: unknown): void => {
+    if (settled !== null) return;
+    settled = { error };
+    onSettled?.(error);
+  };
+  const next = (err?: unknown): void => settle(err ? err : null);
+  try {
+    const returned: unknown = mw(req, res, next);
+    if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function')
+      Promise.resolve(returned).catch((error: unknown) => settle(error ?? new Error('middleware failed')));
+  } catch (error) {
+    settle(error ?? new Error('middleware failed'));
+  }
+  const now = settled as { error: unknown } | null;
+  if (now !== null) {
+    if (now.error !== null) throw asError(now.error);
+    return false;
+  }
   return new Promise((resolve, reject) => {
-    let settled = false;
     const answered = (): void => {
-      settled = true;
+      if (settled !== null) return;
+      settled = { error: null };
       resolve(true);
     };
-    const fail = (error: unknown): void => {
-      if (settled) return;
-      settled = true;
+    onSettled = (error) => {
       res.off('finish', answered);
-      reject(error instanceof Error ? error : new Error('middleware failed', { cause: error }));
+      if (error !== null) reject(asError(error));
+      else resolve(false);
     };
-    const next = (err?: unknown): void => {
-      if (err) {
-        fail(err);
-        return;
-      }
-      if (settled) return;
-      settled = true;
-      res.off('finish', answered);
-      resolve(false);
-    };
-    try {
-      const returned: unknown = mw(req, res, next);
-      if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function')
-        Promise.resolve(returned).catch(fail);
-    } catch (error) {
-      fail(error);
-    }
-    if (settled) return;
     if (res.writableFinished) answered();
     else res.once('finish', answered);
   });
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error('middleware failed', { cause: error });
 }
 
 const ActionQuery = z.object({ action: z.string().min(1).max(64).optional() }).loose();
@@ -118,7 +124,8 @@ export function mountLenderApi(s: Service, actions: readonly LenderAction[]): vo
     if (req.method !== 'POST') {
       throw new ProblemError('METHOD_NOT_ALLOWED', 'lender actions are POST requests', {}, { Allow: 'POST' });
     }
-    await runMiddleware(auth, req, res);
+    const authenticated = runMiddleware(auth, req, res);
+    if (authenticated !== false) await authenticated;
     const action = table.get(name);
     if (!action) {
       throw new ProblemError(
@@ -147,7 +154,8 @@ export function mountLenderApi(s: Service, actions: readonly LenderAction[]): vo
         ctxOf(req).request_id,
       );
     }
-    await runMiddleware(body, req, res);
+    const read = runMiddleware(body, req, res);
+    if (read !== false) await read;
     // An appending action honours Idempotency-Key: a replay is answered by the middleware itself.
     if (action.appends && (await runMiddleware(idempotency, req, res))) return;
     const parsed: unknown = parseWith(action.schema, req.body);
