@@ -33,12 +33,16 @@ export class RouteTable {
       this.#entries.set(path, entry);
     }
     entry.methods.add(method);
-    const named: RequestHandler = (req, _res, next) => {
+    // The route template is recorded (for metrics) by the route's first handler itself rather than by
+    // a handler of its own: one step less through Express's route dispatch per request.
+    const [first, ...rest] = handlers;
+    if (first === undefined) throw new Error(`route ${method} ${path} has no handler`);
+    const named: RequestHandler = (req, res, next) => {
       ctxOf(req).route = path;
-      next();
+      return first(req, res, next);
     };
     const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    this.app[verb](path, named, ...handlers);
+    this.app[verb](path, named, ...rest);
   }
 
   /** Methods allowed on a concrete path, or null when no route matches it. */
