@@ -10,7 +10,7 @@
  * <path?query>\n<status>\n<Request-Id>\n<sha256 hex of the body>")`, sent beside v1 (kept for
  * clients that know only v1): `t=…,kid=…,v1=…,v2=…`.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
 export type SignableBody = Buffer | Uint8Array | string;
 
@@ -21,9 +21,12 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const UNIX_SECONDS = /^\d{1,12}$/;
 const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** SHA-256 of the exact body bytes (a string as its UTF-8 encoding), computed once per response. */
+/**
+ * SHA-256 of the exact body bytes (a string as its UTF-8 encoding), computed once per response; the
+ * one-shot `crypto.hash` (no Hash object per response).
+ */
 function bodyDigest(body: SignableBody): Buffer {
-  return createHash('sha256').update(body).digest();
+  return hash('sha256', body, 'buffer');
 }
 
 function mac(secret: string, t: number, bodyHash: string): string {
