@@ -160,7 +160,7 @@ export function createApp(deps: AppDeps): Express {
     return secret;
   });
   // The edge, in this order, as one router layer (`chain`): request id → security headers →
-  // metrics/log → admission.
+  // metrics/log → admission → the direct routes.
   app.use(
     chain(
       requestContext(),
@@ -169,6 +169,8 @@ export function createApp(deps: AppDeps): Express {
       metrics.middleware(),
       accessLog(deps.logger),
       gate.middleware(),
+      // A route on a fixed path runs from here, without Express's walk over the routes before it.
+      routes.direct(),
     ),
   );
 
