@@ -73,6 +73,28 @@ function damageDataPages(file: string): number {
   return pages.length;
 }
 
+/** The damaged files set aside in `dir` so far. */
+const setAsideIn = (dir: string) =>
+  readdirSync(dir).filter((f) => /^read-models\.db\.damaged-[0-9T-]+Z$/.test(f));
+
+/** `projections:rebuild` after `damage`: exit 0, one more file set aside, the same projects served. */
+async function rebuildSetsAside(ledgered: Ledgered, projects: unknown, damage: () => void): Promise<void> {
+  const setAside = () => setAsideIn(ledgered.dataDir);
+  const before = setAside().length;
+  damage();
+  const run = runScript('projections-rebuild.ts', ['--json'], { DATA_DIR: ledgered.dataDir });
+  expect(run.status, run.stderr).to.equal(0);
+  expect(run.stderr).to.include('set aside to');
+  expect(setAside()).to.have.length(before + 1);
+  const svc = await openService(ledgered.dataDir);
+  try {
+    const res = await request(svc.app).get('/api/projects?limit=100').set('Authorization', ledgered.bearer);
+    expect(res.body.data).to.deep.equal(projects);
+  } finally {
+    await svc.close();
+  }
+}
+
 describe('a damaged read-model file', function () {
   this.timeout(120_000);
   let ledgered: Ledgered;
@@ -96,8 +118,7 @@ describe('a damaged read-model file', function () {
   after(() => rmSync(ledgered.dataDir, { recursive: true, force: true }));
 
   const file = () => join(ledgered.dataDir, 'read-models.db');
-  const setAside = () =>
-    readdirSync(ledgered.dataDir).filter((f) => /^read-models\.db\.damaged-[0-9T-]+Z$/.test(f));
+  const setAside = () => setAsideIn(ledgered.dataDir);
 
   for (const damage of DAMAGES) {
     it(`${damage.name}: the service starts, sets it aside and answers as before`, async () => {
@@ -136,21 +157,8 @@ describe('a damaged read-model file', function () {
     expect(run.stderr).to.include('are damaged');
   });
 
-  it('projections:rebuild sets a damaged file aside and rebuilds (exit 0)', async () => {
-    const before = setAside().length;
-    truncateSync(file(), Math.floor(statSync(file()).size / 2));
-    const run = runScript('projections-rebuild.ts', ['--json'], { DATA_DIR: ledgered.dataDir });
-    expect(run.status, run.stderr).to.equal(0);
-    expect(run.stderr).to.include('set aside to');
-    expect(setAside()).to.have.length(before + 1);
-    const svc = await openService(ledgered.dataDir);
-    try {
-      const res = await request(svc.app).get('/api/projects?limit=100').set('Authorization', ledgered.bearer);
-      expect(res.body.data).to.deep.equal(projects);
-    } finally {
-      await svc.close();
-    }
-  });
+  it('projections:rebuild sets a damaged file aside and rebuilds (exit 0)', () =>
+    rebuildSetsAside(ledgered, projects, () => truncateSync(file(), Math.floor(statSync(file()).size / 2))));
 });
 
 describe('read-model damage met while serving (data pages no start-time check reads)', function () {
@@ -174,8 +182,7 @@ describe('read-model damage met while serving (data pages no start-time check re
   after(() => rmSync(ledgered.dataDir, { recursive: true, force: true }));
 
   const file = () => join(ledgered.dataDir, 'read-models.db');
-  const setAside = () =>
-    readdirSync(ledgered.dataDir).filter((f) => /^read-models\.db\.damaged-[0-9T-]+Z$/.test(f));
+  const setAside = () => setAsideIn(ledgered.dataDir);
   const observe = (app: Express) =>
     request(app)
       .post('/api/observations')
@@ -290,21 +297,8 @@ describe('read-model damage met while serving (data pages no start-time check re
     }
   });
 
-  it('projections:rebuild sets aside a file damaged in its data pages and rebuilds (exit 0)', async () => {
-    const before = setAside().length;
-    damageDataPages(file());
-    const run = runScript('projections-rebuild.ts', ['--json'], { DATA_DIR: ledgered.dataDir });
-    expect(run.status, run.stderr).to.equal(0);
-    expect(run.stderr).to.include('set aside to');
-    expect(setAside()).to.have.length(before + 1);
-    const svc = await openService(ledgered.dataDir);
-    try {
-      const res = await request(svc.app).get('/api/projects?limit=100').set('Authorization', ledgered.bearer);
-      expect(res.body.data).to.deep.equal(projects);
-    } finally {
-      await svc.close();
-    }
-  });
+  it('projections:rebuild sets aside a file damaged in its data pages and rebuilds (exit 0)', () =>
+    rebuildSetsAside(ledgered, projects, () => damageDataPages(file())));
   it('a folding CLI (keys) leaves a file marked damaged as it is and folds in memory', () => {
     const marker = `${file()}.damage`;
     writeFileSync(marker, '{"code":"SQLITE_CORRUPT","reason":"test"}\n');
