@@ -73,12 +73,19 @@ export function lenderOperations(actions: readonly LenderAction[]): OperationSpe
         'One operation for every action: pick it with the `action` query parameter and send that',
         "action's body. Without `action` the answer is the discovery document (no key needed).",
         'Every action except `usage` and `pdf_link` counts against the 100 requests/day quota.',
+        `Actions that record an event (${actions
+          .filter((a) => a.appends === true)
+          .map((a) => `\`${a.name}\``)
+          .join(', ')}) honour \`Idempotency-Key\`: a retry within 24 h replays the first answer.`,
         '',
         actionTable(actions),
       ].join('\n'),
       access: 'lender',
       scope: 'credit:read',
       optionalAuth: true,
+      // The actions that record an event (score, verify) honour Idempotency-Key, so this operation
+      // answers what an append can: 409, 422 IDEMPOTENCY_KEY_REUSED, 503 LEDGER_INTEGRITY.
+      appends: actions.some((a) => a.appends === true),
       queryExtra: [action(false, 'The action; absent → discovery.')],
       body: { oneOf: bodies, required: false },
       response: {

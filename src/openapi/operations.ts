@@ -679,7 +679,8 @@ function ledgerAndPlatform(): OperationSpec[] {
         description: 'The PDF; header Provenance-Hash.',
         contentType: 'application/pdf',
       },
-      errors: ['NOT_FOUND', 'CONFLICT'],
+      // Opening it records the inquiry (CreditReportIssued): refused while an integrity failure stands.
+      errors: ['NOT_FOUND', 'CONFLICT', 'LEDGER_INTEGRITY'],
     },
     {
       ...P,

@@ -123,6 +123,27 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
     });
   });
 
+  it('documents what an inquiry-recording lender call can answer: Idempotency-Key, 422 and LEDGER_INTEGRITY', () => {
+    // score and verify append (CreditReportIssued, RegistryVerified) and honour Idempotency-Key:
+    // a reused key with another body answers 422 IDEMPOTENCY_KEY_REUSED (lender-credit.test.ts).
+    const codesOf = (response: Json | undefined): string[] =>
+      (
+        (response?.content['application/problem+json'].schema.oneOf as Json[] | undefined) ?? [
+          response?.content['application/problem+json'].schema as Json,
+        ]
+      )
+        .filter((m) => m !== undefined)
+        .map((m) => deref(doc, m).allOf[1].properties.code.const as string);
+    const lender = doc.paths['/api/lender-credit'].post as Json;
+    const header = (lender.parameters as Json[]).find((p) => p.name === 'Idempotency-Key');
+    expect(header, 'Idempotency-Key parameter').to.include({ in: 'header', required: false });
+    expect(codesOf(lender.responses['422'])).to.include('IDEMPOTENCY_KEY_REUSED');
+    expect(codesOf(lender.responses['503'])).to.include('LEDGER_INTEGRITY');
+    // Opening the PDF records the inquiry too, so an integrity failure refuses it the same way.
+    const pdf = doc.paths['/api/credit-report-pdf'].get as Json;
+    expect(codesOf(pdf.responses['503'])).to.include('LEDGER_INTEGRITY');
+  });
+
   it('points every error response at the Problem schema built from ERRORS', () => {
     const problem = doc.components.schemas.Problem as Json;
     expect(problem.properties.code.enum).to.deep.equal(ERROR_CODES);
