@@ -48,15 +48,15 @@ export async function governanceCommand(
   const hash = decided.with_provenance_hash
     ? { provenance_hash: payloadDigests(decided.payload).sha256 }
     : {};
-  res.status(status).json(
-    decided.anchor_style === 'ledger'
-      ? { ...decided.payload, ...hash, ledger: anchor }
-      : {
-          ...decided.payload,
-          ...hash,
-          provenance: provenanceOf(decided.payload, anchor, payloadDigests(decided.payload)),
-        },
-  );
+  const style = decided.anchor_style;
+  res.status(status).json({
+    ...decided.payload,
+    ...hash,
+    ...(style === 'ledger'
+      ? {}
+      : { provenance: provenanceOf(decided.payload, anchor, payloadDigests(decided.payload)) }),
+    ...(style === 'provenance' ? {} : { ledger: anchor }),
+  });
 }
 
 /**

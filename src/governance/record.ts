@@ -36,8 +36,11 @@ export interface RecordedResponse {
   payload: Record<string, unknown>;
   /** Index in `events` of the event that records `payload` (its provenance anchor). */
   anchor: number;
-  /** `provenance` (ARCHITECTURE §7, the default) or a bare `ledger: {seq, hash}` (notarization). */
-  anchor_style: 'provenance' | 'ledger';
+  /**
+   * `provenance` (ARCHITECTURE §7, the default), a bare `ledger: {seq, hash}` (notarization), or
+   * both (scan_all: it answered a bare `ledger` before it carried provenance, kept within 1.x).
+   */
+  anchor_style: 'provenance' | 'ledger' | 'provenance_and_ledger';
   /** Also answer `provenance_hash` (the payload's SHA-256: the rail responses of SPEC §7). */
   with_provenance_hash?: boolean;
 }

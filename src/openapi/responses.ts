@@ -450,8 +450,11 @@ export const ScanAllResultSchema = z.looseObject({
   total_findings: int,
   not_clear: z.array(str),
   as_of: str,
-  provenance_hash: hex64,
-  ledger: LedgerHeadSchema,
+  provenance_hash: hex64.meta({
+    description: 'SHA-256 of the JCS of the answer without provenance_hash, provenance and ledger.',
+  }),
+  provenance: ProvenanceSchema,
+  ledger: LedgerHeadSchema.meta({ description: 'The recording event (RailsScanned): provenance.ledger.' }),
 });
 
 export const ProfilesSchema = z.looseObject({

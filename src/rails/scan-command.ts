@@ -85,6 +85,8 @@ export function decideScanAll(
         artifacts,
       }),
     });
-    return accepted([recorded.event], recorded.payload, 0, 'ledger', true);
+    // Provenance like a single rail's (its three digests are the recorded artifacts); the bare
+    // `ledger` it answered before stays within 1.x. Both anchors are outside the hashed payload.
+    return accepted([recorded.event], recorded.payload, 0, 'provenance_and_ledger', true);
   };
 }

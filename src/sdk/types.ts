@@ -841,7 +841,10 @@ export interface ScanAllResult {
   /** Counted rails that are not NOMINAL: empty means the scan is clear. */
   not_clear: RailName[];
   as_of: IsoInstant;
+  /** SHA-256 of the JCS of the answer without provenance_hash, provenance and ledger. */
   provenance_hash: string;
+  provenance: Provenance;
+  /** The recording event (RailsScanned): the same as provenance.ledger. */
   ledger: LedgerHead;
   [member: string]: unknown;
 }

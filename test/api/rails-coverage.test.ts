@@ -7,6 +7,8 @@ import { distressedProjects } from '../../src/governance/head.js';
 import { RAIL_NO_EVIDENCE_SCORE, RAILS, railFactsFor, SYSTEM_RISK_RAIL } from '../../src/rails/index.js';
 import { railPayload } from '../../src/rails/result.js';
 import { payloadHash } from '../../src/governance/events.js';
+import { canonicalJson } from '../../src/platform/ledger/canonical.js';
+import { multiHash } from '../../src/platform/crypto/hash.js';
 import { startJourney, type DrawJourney } from '../support/draw-journey.js';
 
 interface Finding {
@@ -30,6 +32,13 @@ interface ScanAllBody {
   rails: { name: string; posture: string; score: number; counted: boolean; coverage: unknown }[];
   not_clear: string[];
   provenance_hash: string;
+  provenance: {
+    sha256: string;
+    sha3_256: string;
+    blake2b_256: string;
+    ledger: { seq: number; hash: string };
+  };
+  ledger: { seq: number; hash: string };
 }
 
 /**
@@ -161,6 +170,32 @@ describe('rails: no data is not good news (issue 14)', function () {
       const forged = weather.provenance_hash.replace(/^./, (c) => (c === '0' ? '1' : '0'));
       const tampered = await j.post('/api/audit-verify', { hash: forged });
       expect(tampered.body.verdict).to.equal('TAMPERED');
+    });
+
+    it('scan_all carries provenance like a rail answer: three digests of the answer without its anchors, each AUTHENTIC', async () => {
+      const before = await j.svc.head();
+      const scan = await scanAll(`&project_id=${j.projectId}`);
+      // provenance_hash, provenance and ledger (the recording event, kept within 1.x) are the anchors.
+      const { provenance_hash, provenance, ledger, ...payload } = scan;
+      expect(provenance, 'scan_all provenance').to.be.an('object');
+      expect(provenance.ledger).to.deep.equal(ledger);
+      expect(ledger.seq).to.equal(before + 1);
+      const digests = multiHash(canonicalJson(payload));
+      expect(provenance_hash).to.equal(digests.sha256);
+      expect(provenance).to.include({
+        sha256: digests.sha256,
+        sha3_256: digests.sha3_256,
+        blake2b_256: digests.blake2b_256,
+      });
+      for (const hash of [provenance.sha3_256, provenance.blake2b_256]) {
+        const verdict = await j.post('/api/audit-verify', { hash });
+        expect(verdict.body.verdict, JSON.stringify(verdict.body)).to.equal('AUTHENTIC');
+        expect(verdict.body.match).to.include({
+          kind: 'rail_scan_all',
+          type: 'RailsScanned',
+          seq: ledger.seq,
+        });
+      }
     });
 
     it('SYSTEM_RISK reads ledger facts only: folding the ledger to provenance.ledger.seq and evaluating at as_of gives the same hash', async () => {
