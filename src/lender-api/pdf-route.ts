@@ -156,7 +156,7 @@ export function pdfLinkAction(s: Service): LenderAction {
 }
 
 export function mountCreditReportPdf(s: Service, sam: SamApiSource | null = null): void {
-  s.routes.add('GET', PDF_PATH, noLeaks, linkAuth(s), async (req, res) => {
+  s.routes.addRecordedRead(PDF_PATH, noLeaks, linkAuth(s), async (req, res) => {
     await countRequest(
       s.limiter,
       res,

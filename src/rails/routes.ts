@@ -21,12 +21,12 @@ const ScanAllQuery = z.strictObject({
 export function mountRails(s: Service, credit: CreditView): void {
   const guard = projectGuard(s, 'governance:read');
   for (const rail of RAILS) {
-    s.routes.add('GET', rail.path, ...guard, async (req: Request, res) => {
+    s.routes.addRecordedRead(rail.path, ...guard, async (req: Request, res) => {
       const { project_id } = parseWith(RailQuery, req.query, 'query');
       await governanceCommand(s, credit, req, res, decideRailScan(rail, project_id ?? null), undefined, 200);
     });
   }
-  s.routes.add('GET', '/api/governance-rails', ...guard, async (req: Request, res) => {
+  s.routes.addRecordedRead('/api/governance-rails', ...guard, async (req: Request, res) => {
     const { project_id } = parseWith(ScanAllQuery, req.query, 'query');
     await governanceCommand(s, credit, req, res, decideScanAll(project_id ?? null), undefined, 200);
   });

@@ -66,6 +66,28 @@ describe('credit report PDF (SPEC §8)', function () {
     expect(verdict.body.verdict).to.equal('AUTHENTIC');
   });
 
+  it('answers HEAD with 405 Allow: GET, recording no inquiry and counting nothing — only a GET delivers the report', async () => {
+    const k = await svc.key('First Builders Bank');
+    const ent = await request(svc.app)
+      .post('/api/entities')
+      .set('Authorization', `Bearer ${k.key}`)
+      .send({ legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+    expect(ent.status).to.equal(201);
+    const head = await svc.head();
+    const res = await request(svc.app).head(
+      `/api/credit-report-pdf?entity=${encodeURIComponent('Keystone Builders')}&key=${k.key}`,
+    );
+    expect(res.status).to.equal(405);
+    expect(res.headers.allow).to.equal('GET');
+    expect(await svc.head()).to.equal(head);
+    const usage = await request(svc.app)
+      .post('/api/lender-credit?action=usage')
+      .set('x-plumbline-api-key', k.key);
+    expect(usage.body.used).to.equal(0);
+    const wrong = await request(svc.app).put('/api/credit-report-pdf');
+    expect(wrong.headers.allow).to.equal('GET');
+  });
+
   it('reads as a bureau report: identity with the EIN masked, grade band, trend, words not enum names, PRAL, inquiries, only factors that apply', async () => {
     const k = await svc.key('First Builders Bank');
     const other = await svc.key('Second Street Capital');

@@ -198,6 +198,18 @@ describe('rails: no data is not good news (issue 14)', function () {
       }
     });
 
+    it('answers HEAD on a rail or scan_all with 405 Allow: GET and records no scan nobody receives', async () => {
+      const before = await j.svc.head();
+      for (const path of ['/api/weather-rail', '/api/governance-rails?action=scan_all']) {
+        const res = await request(j.svc.app)
+          .head(path)
+          .set({ Authorization: `Bearer ${j.lender.key}` });
+        expect(res.status, path).to.equal(405);
+        expect(res.headers.allow, path).to.equal('GET');
+      }
+      expect(await j.svc.head()).to.equal(before);
+    });
+
     it('SYSTEM_RISK reads ledger facts only: folding the ledger to provenance.ledger.seq and evaluating at as_of gives the same hash', async () => {
       const answered = await rail(`/api/system-risk?project_id=${j.projectId}`);
       const upTo = answered.provenance.ledger.seq;

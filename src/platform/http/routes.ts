@@ -18,6 +18,8 @@ interface Entry {
   path: string;
   pattern: RegExp;
   methods: Set<Method>;
+  /** A GET that records what it answers ({@link RouteTable.addRecordedRead}): no HEAD. */
+  recordedRead?: boolean;
 }
 
 function toPattern(path: string): RegExp {
@@ -70,6 +72,26 @@ export class RouteTable {
     if (isFixed(path) && !this.#direct.has(key) && !this.#reachedBefore(method, path))
       this.#direct.set(key, [named, ...rest]);
     this.#registered.push({ method, path });
+  }
+
+  /**
+   * A GET that records what it answers (a rail scan, a credit report inquiry). Express would run a
+   * HEAD as that GET and drop the body: an event appended and a quota place spent for an answer
+   * nobody receives. HEAD answers 405 `Allow: GET` instead, before any handler runs.
+   */
+  addRecordedRead(path: string, ...handlers: RequestHandler[]): void {
+    this.app.head(path, (req, _res, next) => {
+      next(
+        new ProblemError(
+          'METHOD_NOT_ALLOWED',
+          `HEAD is not allowed on ${req.path}: a GET here records what it answers`,
+          {},
+          { Allow: 'GET' },
+        ),
+      );
+    });
+    this.add('GET', path, ...handlers);
+    this.#entries.get(path)!.recordedRead = true;
   }
 
   /**
@@ -127,10 +149,14 @@ export class RouteTable {
   /** Methods allowed on a concrete path, or null when no route matches it. */
   allowed(path: string): Method[] | null {
     const methods = new Set<Method>();
+    let head = false;
     for (const entry of this.#entries.values())
-      if (entry.pattern.test(path)) entry.methods.forEach((m) => methods.add(m));
+      if (entry.pattern.test(path)) {
+        entry.methods.forEach((m) => methods.add(m));
+        head ||= entry.methods.has('GET') && entry.recordedRead !== true;
+      }
     if (methods.size === 0) return null;
-    if (methods.has('GET')) methods.add('HEAD' as Method);
+    if (head) methods.add('HEAD' as Method);
     return [...methods].sort();
   }
 
