@@ -9,6 +9,7 @@ import {
   CreateOwnKeyBody,
   IssuedKeySchema,
   KeyListQuery,
+  OwnKeyListQuery,
   KeyListSchema,
   OrgListSchema,
   RevokedKeySchema,
@@ -90,6 +91,7 @@ export function keyAdminOperations(): OperationSpec[] {
       path: '/api/keys',
       operationId: 'listOwnKeys',
       summary: "The caller's org's keys (never a digest or secret)",
+      query: OwnKeyListQuery,
       response: keys,
     },
     {

@@ -35,6 +35,9 @@ export const KeyListQuery = z.strictObject({
   org_id: z.string().regex(ORG_ID, 'an organization id, org_…').optional(),
 });
 
+/** A tenant lists its own org's keys only: no parameter (`org_id` included) is taken. */
+export const OwnKeyListQuery = z.strictObject({});
+
 export const OrgSchema = z.strictObject({
   org_id: z.string(),
   name: z.string(),

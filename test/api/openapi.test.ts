@@ -144,6 +144,17 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
     expect(codesOf(pdf.responses['503'])).to.include('LEDGER_INTEGRITY');
   });
 
+  it('documents the 400 a tenant key listing answers to any query parameter (it takes none)', async () => {
+    const k = await svc.key('Harbor Credit Union', ['admin']);
+    const res = await request(svc.app)
+      .get('/api/keys?org_id=org_bbbbbbbbbbbbbbbb')
+      .set('Authorization', `Bearer ${k.key}`);
+    expect(res.status).to.equal(400);
+    const list = doc.paths['/api/keys'].get as Json;
+    expect(Object.keys(list.responses as Json)).to.include('400');
+    expect(list.parameters ?? []).to.deep.equal([]);
+  });
+
   it('points every error response at the Problem schema built from ERRORS', () => {
     const problem = doc.components.schemas.Problem as Json;
     expect(problem.properties.code.enum).to.deep.equal(ERROR_CODES);
