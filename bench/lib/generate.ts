@@ -327,10 +327,10 @@ class Generator {
       eventId,
       lookups: {
         entityExists: (id) => Object.hasOwn(this.#registry.state.entities, id),
-        findingOpenedOn: (org, id) => {
+        findingAt: (org, id) => {
           const finding = this.#governance.state.findings[id];
           return finding !== undefined && this.#projects.state.projects[finding.project_id]?.org_id === org
-            ? finding.opened_on
+            ? { opened_on: finding.opened_on, severity: finding.severity, evidence: finding.evidence }
             : undefined;
         },
         signer: (org, id) => getSigner(this.#signers.state, org, id),

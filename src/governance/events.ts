@@ -16,7 +16,8 @@
  * The `projects` projection reads `DrawCompiled.draw_id` and `PaymentPushed`'s
  * `{draw_id, amount, payment_id, rail, funded_on}` to move draw status (src/projects/events.ts).
  * `FindingResolved` belongs to the projects capability (`{finding_id, resolution, resolved_on,
- * evidence_document_id}` on stream `finding-FND-…`); the governance projection folds it too.
+ * evidence_document_id, severity, evidence}` on stream `finding-FND-…`: what was resolved, as
+ * found); the governance projection folds it too.
  */
 import type { EventInput } from '../platform/ledger/index.js';
 import { canonicalJson } from '../platform/ledger/index.js';

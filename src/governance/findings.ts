@@ -69,6 +69,35 @@ export interface Finding {
 }
 
 /** A finding as the governance projection tracks it over its life. */
+/**
+ * What an explicit resolution resolved: the finding's severity and the facts it rested on when the
+ * lender resolved it. Both are absent on resolutions recorded before they were kept.
+ */
+export interface ResolvedAs {
+  severity?: Severity | undefined;
+  evidence?: readonly Evidence[] | undefined;
+}
+
+/**
+ * Whether an explicit resolution still leaves the finding out of the open set (DOMAIN §2 "or by an
+ * explicit resolution"). It covers the finding as it was resolved: found no graver, on no fact the
+ * resolver did not see. The id is stable across re-scans, so without this a WARNING resolved once
+ * (a 6-point inspection variance, a policy about to expire) silenced the same finding for good —
+ * found BLOCKING on a later inspection at 23 points, or on the policy's lapse — and the draw was
+ * paid in full as FUNDABLE. A resolution recorded before severity and evidence were kept covers
+ * its finding as it always did.
+ */
+export function resolutionCovers(
+  resolution: ResolvedAs | undefined,
+  finding: Pick<Finding, 'severity' | 'evidence'>,
+): boolean {
+  if (resolution === undefined) return false;
+  if (resolution.severity === 'WARNING' && finding.severity === 'BLOCKING') return false;
+  if (resolution.evidence === undefined) return true;
+  const seen = new Set(resolution.evidence.map((e) => `${e.kind}:${e.id}`));
+  return finding.evidence.every((e) => seen.has(`${e.kind}:${e.id}`));
+}
+
 export interface FindingRecord extends Finding {
   org_id: string;
   status: 'OPEN' | 'RESOLVED';

@@ -7,6 +7,7 @@ import { isoDate } from '../platform/clock.js';
 import type { GovernanceState } from '../../projections/governance.js';
 import { openFindingsOf } from '../../projections/governance.js';
 import type { ContradictionCode, Finding, FindingCode, ScanResult, TemporalCode } from './findings.js';
+import { resolutionCovers } from './findings.js';
 import type { ArtifactRef, ProjectScannedData } from './events.js';
 import { governanceEvent, projectStream } from './events.js';
 import type { ScanEngine, ScanInput } from './scan-input.js';
@@ -63,13 +64,14 @@ export function scanVerdict(findings: readonly Finding[]): ScanResult['scan_verd
 
 /**
  * Scans one project. Findings explicitly resolved (`input.resolutions`, by finding id) are left
- * out of the open set for good — DOMAIN §2 "or by an explicit resolution"; the id is stable, so
- * the same condition found again is the same, resolved, finding.
+ * out of the open set — DOMAIN §2 "or by an explicit resolution" — while the resolution covers
+ * them as found (`resolutionCovers`): the same condition on the same facts stays resolved; found
+ * graver, or on a fact the resolver did not see, it is open again.
  */
 export function scanProject(input: ScanInput, now: Date): ScanResult {
   const open = (engines: Readonly<Record<string, ScanEngine>>): Finding[] =>
     dedupe(Object.values(engines).flatMap((engine) => engine(input, now))).filter(
-      (f) => !Object.hasOwn(input.resolutions, f.id),
+      (f) => !resolutionCovers(input.resolutions[f.id], f),
     );
   const contradictions = open(CONTRADICTION_ENGINES);
   const temporal = open(TEMPORAL_ENGINES);

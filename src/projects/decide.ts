@@ -168,8 +168,9 @@ export function decideResolveFinding(
 ): Decided {
   // Only a finding governance found on one of the caller's own projects can be resolved; any other
   // id (unknown or another org's) answers exactly alike, and never claims the id for the caller.
-  const opened_on = ctx.lookups.findingOpenedOn(ctx.org_id, finding_id);
-  if (opened_on === undefined) return notFound(`unknown finding ${finding_id}`);
+  const finding = ctx.lookups.findingAt(ctx.org_id, finding_id);
+  if (finding === undefined) return notFound(`unknown finding ${finding_id}`);
+  const { opened_on } = finding;
   const earlier = state.resolutions[finding_id];
   if (earlier && earlier.org_id !== ctx.org_id) return notFound(`unknown finding ${finding_id}`);
   if (earlier) return conflict(`finding ${finding_id} was already resolved on ${earlier.resolved_on}`);
@@ -193,6 +194,10 @@ export function decideResolveFinding(
     resolution: body.resolution,
     resolved_on: body.resolved_on,
     evidence_document_id: orNull(evidence),
+    // What is resolved: the finding as found now. Found graver later, or on a fact not seen here,
+    // it is open again (governance `resolutionCovers`).
+    severity: finding.severity,
+    evidence: finding.evidence.map((e) => ({ kind: e.kind, id: e.id })),
   });
   return accepted(event, finding_id);
 }

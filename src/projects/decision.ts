@@ -6,17 +6,26 @@
 import type { Signer } from '../signers/facts.js';
 import type { ProjectsEvent } from './events.js';
 
+/** A governance finding as a resolution of it records it. */
+export interface ResolvableFinding {
+  opened_on: string;
+  severity: 'WARNING' | 'BLOCKING';
+  evidence: readonly { kind: string; id: string }[];
+}
+
 /** Lookups into state this capability does not own; the HTTP edge wires them from projections. */
 export interface ProjectsLookups {
   /** Whether the registry knows the `ent_…` id (registry capability). */
   entityExists(id: string): boolean;
   /**
-   * The day the finding opened (YYYY-MM-DD) when governance found it on one of this org's projects
-   * (governance capability), else undefined. Required: a resolution of an unknown or foreign
-   * finding would squat its id (OWASP API1), and one dated before the finding opened would feed
-   * remediation a negative time to cure.
+   * The finding when governance found it on one of this org's projects (governance capability),
+   * else undefined: the day it opened (YYYY-MM-DD), and its severity and evidence as the facts at
+   * the head raise it (as last recorded once they no longer do). Required: a resolution of an
+   * unknown or foreign finding would squat its id (OWASP API1), one dated before the finding
+   * opened would feed remediation a negative time to cure, and a resolution covers the finding
+   * only as it was found when resolved.
    */
-  findingOpenedOn(org_id: string, finding_id: string): string | undefined;
+  findingAt(org_id: string, finding_id: string): ResolvableFinding | undefined;
   /** The org's signer (signers capability), or undefined; absent = no signers known. */
   signer?(org_id: string, signer_id: string): Signer | undefined;
 }

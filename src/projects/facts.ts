@@ -570,6 +570,13 @@ export interface FindingResolution extends Recorded {
   resolved_on: IsoDate;
   /** A document of the same org evidencing the cure. */
   evidence_document_id: string | null;
+  /**
+   * What was resolved: the finding's severity and the facts it rested on (`kind`, `id`) at the
+   * head the resolution was decided at. The resolution covers the finding only as found so; absent
+   * on resolutions recorded before they were kept (governance `resolutionCovers`).
+   */
+  severity?: 'WARNING' | 'BLOCKING';
+  evidence?: { kind: string; id: string }[];
 }
 
 // ---------------------------------------------------------------------------------------------

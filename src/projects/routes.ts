@@ -80,20 +80,28 @@ export function mountProjects(s: Service): void {
     // Read inside the commit (the decider runs there): a finding on one of the org's projects — one
     // a scan recorded, or one the project's facts raise at the head though nobody scanned yet
     // (findings are always current). Another org's finding answers exactly like an unknown one.
-    findingOpenedOn: (org_id, finding_id) => {
+    // A resolution records the finding as the facts raise it now (severity, evidence); a recorded
+    // finding they no longer raise, as last recorded.
+    findingAt: (org_id, finding_id) => {
       const projects = s.runtime.state(projectsProjection);
-      const finding = s.runtime.state(governanceProjection).findings[finding_id];
-      if (finding !== undefined)
-        return finding.org_id === org_id && getProject(projects, org_id, finding.project_id) !== undefined
-          ? finding.opened_on
-          : undefined;
       const now = s.clock.now();
-      for (const project_id of projects.project_ids_by_org[org_id] ?? []) {
+      const raisedOn = (project_id: string) => {
         const input = scanInputFor(projects, project_id);
-        if (input === null || input.project.org_id !== org_id) continue;
+        if (input === null || input.project.org_id !== org_id) return undefined;
         const found = scanProject({ ...input, resolutions: {} }, now);
-        const raised = [...found.contradictions, ...found.temporal].find((f) => f.id === finding_id);
-        if (raised) return raised.arose_on;
+        return [...found.contradictions, ...found.temporal].find((f) => f.id === finding_id);
+      };
+      const finding = s.runtime.state(governanceProjection).findings[finding_id];
+      if (finding !== undefined) {
+        if (finding.org_id !== org_id || getProject(projects, org_id, finding.project_id) === undefined)
+          return undefined;
+        const { severity, evidence } = raisedOn(finding.project_id) ?? finding;
+        return { opened_on: finding.opened_on, severity, evidence };
+      }
+      for (const project_id of projects.project_ids_by_org[org_id] ?? []) {
+        const raised = raisedOn(project_id);
+        if (raised)
+          return { opened_on: raised.arose_on, severity: raised.severity, evidence: raised.evidence };
       }
       return undefined;
     },

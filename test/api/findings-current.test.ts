@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import request from 'supertest';
 import { governance } from '../../projections/governance.js';
 import { serviceOf } from '../../src/app.js';
 import { findingId } from '../../src/governance/findings.js';
@@ -117,5 +118,78 @@ describe('findings are always current: resolving, certifying and opening them (i
       (f) => f.status === 'OPEN' && f.code === 'CONTRACT_SUM_MISMATCH',
     );
     expect(open.map((f) => f.severity)).to.include('BLOCKING');
+  });
+  describe('a resolution covers the finding as it was resolved', () => {
+    /** Line 1's variance finding, resolved while it was a WARNING (claimed 25 %, inspected 19 %). */
+    async function resolvedWarning(): Promise<{ finding: string; waiver: string }> {
+      const waiver = await j.fixDocuments({ inspectedLine1Pct: 19 });
+      const scan = await j.post('/api/kernel-core', { action: 'full_scan', project_id: j.projectId });
+      const variance = (
+        scan.body.contradictions.items as { id: string; code: string; severity: string }[]
+      ).find((f) => f.code === 'INSPECTION_VARIANCE');
+      expect(variance, JSON.stringify(scan.body)).to.include({ severity: 'WARNING' });
+      const resolved = await j.post(`/api/findings/${variance!.id}/resolve`, {
+        resolution: 'The architect confirms 25 % in place',
+        resolved_on: '2026-06-03',
+      });
+      expect(resolved.status, JSON.stringify(resolved.body)).to.equal(201);
+      expect((await j.compile()).body.compilation.draw_verdict).to.equal('FUNDABLE');
+      return { finding: variance!.id, waiver };
+    }
+
+    async function inspectLine1(percent: number): Promise<void> {
+      const inspector = await j.created('/api/entities', {
+        legal_name: 'Second Look Inspections LLC',
+        roles: ['inspector'],
+      });
+      await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        draw_id: j.drawId,
+        inspector,
+        inspected_on: '2026-06-03',
+        lines: [
+          { line: 1, percent_complete: percent },
+          { line: 2, percent_complete: 8.33 },
+        ],
+        stored_materials_verified: true,
+      });
+    }
+
+    it('opens it again, BLOCKING, when a later inspection finds the line far short: REDUCED, not paid in full', async () => {
+      // The WARNING resolved once silenced the same id for good: a second inspection at 2 % (23
+      // points, BLOCKING) left the draw FUNDABLE and the push paid its whole line 8 ($135,000).
+      j = await startJourney();
+      const { finding, waiver } = await resolvedWarning();
+      await inspectLine1(2);
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict, JSON.stringify(compiled.body)).to.equal('REDUCED');
+      expect(compiled.body.compilation.fundable_amount).to.be.lessThan(D(135_000));
+      await j.signAll();
+      await j.notarize(waiver);
+      const push = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
+      expect(push.status, JSON.stringify(push.body)).to.equal(422);
+      const verdict = (push.body.gates as { gate: string; passed: boolean; detail: string }[]).find(
+        (g) => g.gate === 'verdict_fundable',
+      );
+      expect(verdict).to.include({ passed: false });
+      expect(verdict!.detail).to.match(/^at the head the draw is REDUCED /);
+      const overview = await request(j.svc.app)
+        .get(`/api/projects/${j.projectId}/governance`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      const reopened = (
+        overview.body.findings as { id: string; severity: string; cure: { status: string } }[]
+      ).find((f) => f.id === finding);
+      expect(reopened?.severity).to.equal('BLOCKING');
+      expect(reopened?.cure.status).to.equal('OPEN');
+    });
+
+    it('opens it again on a fact the resolver did not see, at the same severity; stays resolved on the same facts', async () => {
+      j = await startJourney();
+      await resolvedWarning();
+      // A second inspection at 18 %: still a WARNING, but on a report nobody resolved anything on.
+      await inspectLine1(18);
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict).to.equal('FUNDABLE_WITH_CONDITIONS');
+    });
   });
 });

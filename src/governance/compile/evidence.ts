@@ -5,7 +5,7 @@
 import type { Cents, Document, Draw, EntityId, Project } from '../../projects/facts.js';
 import type { Grade } from '../constants.js';
 import type { DrawVerdict } from '../events.js';
-import type { Finding, FindingCode } from '../findings.js';
+import type { Finding, FindingCode, ResolvedAs } from '../findings.js';
 
 /** DOMAIN §6 payment release authorization levels, best first. */
 export const PRAL_LEVELS = ['RELEASE', 'RELEASE_WITH_CONDITIONS', 'HOLD', 'DENY'] as const;
@@ -30,8 +30,11 @@ export interface DrawCompileInput<S, N> {
   /** The project's documents as the projects projection holds them. */
   documents: readonly Document[];
   contractor: ContractorStanding;
-  /** Findings explicitly resolved (DOMAIN §3 "or by an explicit resolution"): not open even if found. */
-  resolved_finding_ids: readonly string[];
+  /**
+   * Explicit resolutions by finding id (DOMAIN §2 "or by an explicit resolution"): a finding found
+   * as its resolution covers it (`resolutionCovers`) is not open.
+   */
+  resolutions: Readonly<Record<string, ResolvedAs>>;
   /** Handed unchanged to the kernel's per-code rules. */
   scan_input: S;
   now: N;

@@ -53,7 +53,7 @@ export function kernelCompileInput(
     draw,
     documents: scan.documents,
     contractor,
-    resolved_finding_ids: Object.keys(scan.resolutions),
+    resolutions: scan.resolutions,
     scan_input: scan,
     now,
   };

@@ -4,7 +4,13 @@
  * does), and not explicitly resolved (DOMAIN §3). For the draw: its own findings plus
  * project-wide ones (draw_id null — an expired policy or a contract-sum error stops every draw).
  */
-import { CONTRADICTION_CODES, TEMPORAL_CODES, type Finding, type FindingCode } from '../findings.js';
+import {
+  CONTRADICTION_CODES,
+  TEMPORAL_CODES,
+  resolutionCovers,
+  type Finding,
+  type FindingCode,
+} from '../findings.js';
 import type { EvidenceName } from './engine.js';
 import { findingEvidence, type DrawCompileInput, type DrawEvidence } from './evidence.js';
 
@@ -14,14 +20,13 @@ export const ALL_FINDING_CODES: readonly FindingCode[] = [...CONTRADICTION_CODES
 export const ALL_FINDING_EVIDENCE: readonly EvidenceName<DrawEvidence>[] =
   ALL_FINDING_CODES.map(findingEvidence);
 
-type Scope = Pick<DrawCompileInput<unknown, unknown>, 'draw' | 'resolved_finding_ids'>;
+type Scope = Pick<DrawCompileInput<unknown, unknown>, 'draw' | 'resolutions'>;
 
 /** The project's open findings, every draw's (DOMAIN §4 adequacy is a project measure). */
 export function openProjectFindings(input: Scope, evidence: Readonly<Partial<DrawEvidence>>): Finding[] {
-  const resolved = new Set(input.resolved_finding_ids);
   const seen = new Set<string>();
   return ALL_FINDING_CODES.flatMap((code) => evidence[findingEvidence(code)] ?? []).filter((f) => {
-    if (resolved.has(f.id) || seen.has(f.id)) return false;
+    if (resolutionCovers(input.resolutions[f.id], f) || seen.has(f.id)) return false;
     seen.add(f.id);
     return true;
   });

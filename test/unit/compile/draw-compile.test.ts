@@ -50,7 +50,7 @@ function input(
     draw: aDraw(),
     documents: [],
     contractor: { entity_id: GC, registration: 'active', excluded: false, pral: 'RELEASE' },
-    resolved_finding_ids: [],
+    resolutions: {},
     scan_input: { findings },
     now: NOW,
     ...overrides,
@@ -156,7 +156,9 @@ describe('compile for draw (DOMAIN §9, SPEC §6 dependency-graph)', () => {
     const resolved = aFinding('CONTRACT_SUM_MISMATCH', 'BLOCKING', { id: 'FND-resolvedresolved' });
     const projectWide = aFinding('INSURANCE_EXPIRY', 'WARNING', { draw_id: null, category: 'temporal' });
     const result = createDrawCompiler({ rules: rules(), assessAdequacy: balanced }).compile(
-      input([other, resolved, projectWide], { resolved_finding_ids: ['FND-resolvedresolved'] }),
+      input([other, resolved, projectWide], {
+        resolutions: { 'FND-resolvedresolved': { severity: 'BLOCKING', evidence: resolved.evidence } },
+      }),
     );
     expect(result.findings.map((f) => f.id)).to.deep.equal([projectWide.id]);
     expect(result.compilation).to.include({

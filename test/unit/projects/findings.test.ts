@@ -35,6 +35,9 @@ describe('resolving a finding (SPEC §5 POST /api/findings/:id/resolve)', () => 
             resolution: 'Unconditional waiver received',
             resolved_on: '2026-03-12',
             evidence_document_id: doc,
+            // What was resolved: the finding as governance finds it at this head.
+            severity: 'WARNING',
+            evidence: [],
           },
         },
       ]);
@@ -55,13 +58,13 @@ describe('resolving a finding (SPEC §5 POST /api/findings/:id/resolve)', () => 
   });
 
   it('is refused when dated before the finding opened or after today, and taken on either bound', () => {
-    const opened = () => '2026-03-01';
+    const opened = () => ({ opened_on: '2026-03-01', severity: 'WARNING' as const, evidence: [] });
     for (const resolved_on of ['2026-02-28', '2026-03-16']) {
       spec
         .given([])
         .when(
           { type: 'ResolveFinding', finding_id: FINDING, body: body({ resolved_on }) },
-          ctx(ORG_A, 9, { findingOpenedOn: opened }),
+          ctx(ORG_A, 9, { findingAt: opened }),
         )
         .thenRejects('INVALID_REQUEST', ['resolved_on'], 'out_of_range');
     }
@@ -69,7 +72,7 @@ describe('resolving a finding (SPEC §5 POST /api/findings/:id/resolve)', () => 
       const decided = decide(
         projectsProjection.init(),
         { type: 'ResolveFinding', finding_id: FINDING, body: body({ resolved_on }) },
-        ctx(ORG_A, 9, { findingOpenedOn: opened }),
+        ctx(ORG_A, 9, { findingAt: opened }),
       );
       expect(decided.ok, resolved_on).to.equal(true);
     }
@@ -80,7 +83,7 @@ describe('resolving a finding (SPEC §5 POST /api/findings/:id/resolve)', () => 
       .given([])
       .when(
         { type: 'ResolveFinding', finding_id: FINDING, body: body() },
-        ctx(ORG_A, 9, { findingOpenedOn: () => undefined }),
+        ctx(ORG_A, 9, { findingAt: () => undefined }),
       )
       .thenRejects('NOT_FOUND');
     const { h } = projectHistory();

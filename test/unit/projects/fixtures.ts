@@ -46,7 +46,11 @@ export function ctx(org_id: string, n: number, extra: Partial<DecideContext['loo
     org_id,
     now: NOW,
     eventId: uuid(n, 5),
-    lookups: { entityExists: (id) => KNOWN.has(id), findingOpenedOn: () => '2026-03-01', ...extra },
+    lookups: {
+      entityExists: (id) => KNOWN.has(id),
+      findingAt: () => ({ opened_on: '2026-03-01', severity: 'WARNING', evidence: [] }),
+      ...extra,
+    },
   };
 }
 
