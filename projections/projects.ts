@@ -20,12 +20,7 @@ import {
   type ProjectsEventType,
 } from '../src/projects/events.js';
 import type { Document, Draw, ProjectIndex, ProjectsState } from '../src/projects/facts.js';
-import {
-  changeOrderDeltas,
-  deriveDrawLines,
-  retainageOn,
-  summarize,
-} from '../src/projects/pay-application.js';
+import { freezeApplication } from '../src/projects/pay-application.js';
 
 type Known = { [T in ProjectsEventType]: SealedEvent<T, ProjectsEventMap[T]> }[ProjectsEventType];
 
@@ -129,17 +124,9 @@ function submitDraw(s: ProjectsState, d: DrawSubmittedData, recorded: RecordedAt
   const index = s.by_project[d.project_id];
   if (!project || !index) return;
   const changeOrders = index.change_order_ids.flatMap((id) => s.change_orders[id] ?? []);
-  const lines = deriveDrawLines(
-    project.sov,
-    changeOrderDeltas(changeOrders, d.period_to),
-    d.lines,
-    d.retainage_pct,
-  );
-  const totalG = lines.reduce((a, l) => a + l.completed_and_stored, 0);
-  const retainage_expected = retainageOn(totalG, d.retainage_pct);
   const previous_funded_total = index.draw_ids.reduce((a, id) => a + (s.draws[id]?.funded_amount ?? 0), 0);
-  const retainage_withheld = d.retainage_withheld ?? retainage_expected;
-  const previous_certificates_total = d.previous_certificates_total ?? previous_funded_total;
+  const { lines, retainage_expected, retainage_withheld, previous_certificates_total, summary } =
+    freezeApplication(project.sov, changeOrders, d, previous_funded_total);
   const draw: Draw = {
     ...recorded,
     id: d.draw_id,
@@ -156,7 +143,7 @@ function submitDraw(s: ProjectsState, d: DrawSubmittedData, recorded: RecordedAt
     previous_funded_total,
     requested_amount: d.requested_amount,
     invoices: [...d.invoices],
-    summary: summarize(lines, retainage_withheld, previous_certificates_total),
+    summary,
     signatures: [],
     status: 'SUBMITTED',
     compiled_seq: null,

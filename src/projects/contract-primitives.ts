@@ -93,6 +93,25 @@ export function checkUnique<T>(
   });
 }
 
+/**
+ * Adds an issue when amounts, each within range, sum past 2^53 − 1 cents: a total a double cannot
+ * hold exactly (DOMAIN preamble: money is integer cents), so every figure derived from it is off.
+ */
+export function checkExactTotal(
+  ctx: RefineCtx,
+  amounts: readonly number[],
+  path: (string | number)[],
+  what: string,
+): void {
+  const total = amounts.reduce((a, b) => a + b, 0);
+  if (!Number.isSafeInteger(total))
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: `${what} exceeds ${Number.MAX_SAFE_INTEGER} cents: not exact in integer cents`,
+    });
+}
+
 /** Flags `later` when it falls before `earlier` (ISO dates compare as strings). */
 export function checkDateOrder(
   ctx: RefineCtx,

@@ -12,6 +12,7 @@ import { PROFILE_NAMES, SIGNER_ROLES } from './profiles.js';
 import {
   cents,
   checkDateOrder,
+  checkExactTotal,
   checkUnique,
   entityId,
   isoDate,
@@ -78,6 +79,18 @@ export const RegisterProjectBody = z
   })
   .superRefine((body, ctx) => {
     checkUnique(ctx, body.sov, (l) => l.line, 'sov', 'line');
+    checkExactTotal(
+      ctx,
+      body.sov.map((l) => l.scheduled_value),
+      ['sov'],
+      'the schedule of values',
+    );
+    checkExactTotal(
+      ctx,
+      [body.loan_amount, body.equity, body.contingency ?? 0],
+      ['loan_amount'],
+      'loan, equity and contingency',
+    );
     checkUnique(ctx, body.required_coverages, (c) => c.type, 'required_coverages', 'type');
     checkUnique(ctx, body.milestones ?? [], (m) => m.name, 'milestones', 'name');
     checkDateOrder(ctx, body.start_date, body.completion_date, ['completion_date'], 'start_date');

@@ -28,6 +28,7 @@ import {
 } from '../signers/index.js';
 import { isChainRole, PROFILES } from './profiles.js';
 import { getDraw, getProject } from './queries.js';
+import { freezeApplication, inexactFigures } from './pay-application.js';
 import { checkDocumentRef, checkSovLine } from './references.js';
 
 export function decideSubmitDraw(
@@ -84,7 +85,35 @@ function drawIssues(state: ProjectsState, project: Project, body: SubmitDrawBody
     });
   }
   body.invoices.forEach((id, i) => checkDocumentRef(state, project, issues, ['invoices', i], id, 'INVOICE'));
+  if (issues.length === 0) issues.push(...inexactApplication(state, project, body));
   return issues;
+}
+
+/**
+ * The application as it would be frozen must be exact in integer cents: stated columns each within
+ * range can still sum past 2^53 − 1 (two lines of $90 trillion), and such a G702 — the bytes its
+ * signers sign, the line 8 a payment pays — is rounded by a double.
+ */
+function inexactApplication(state: ProjectsState, project: Project, body: SubmitDrawBody): Issue[] {
+  const index = state.by_project[project.id];
+  const changeOrders = (index?.change_order_ids ?? []).flatMap((id) => state.change_orders[id] ?? []);
+  const funded = (index?.draw_ids ?? []).reduce((a, id) => a + (state.draws[id]?.funded_amount ?? 0), 0);
+  const application = freezeApplication(
+    project.sov,
+    changeOrders,
+    {
+      period_to: body.period_to,
+      lines: body.lines,
+      retainage_pct: body.retainage_pct,
+      retainage_withheld: body.retainage_withheld ?? null,
+      previous_certificates_total: body.previous_certificates_total ?? null,
+    },
+    funded,
+  );
+  const inexact = inexactFigures(application);
+  if (inexact.length === 0) return [];
+  const message = `the application's figures exceed ${Number.MAX_SAFE_INTEGER} cents, so they would not be exact: ${inexact.join(', ')}`;
+  return [{ path: ['lines'], code: 'out_of_range', message }];
 }
 
 export function decideSignDraw(

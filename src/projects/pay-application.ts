@@ -4,7 +4,7 @@
  * Rounding: money rounds half up to the cent (`Math.round`, all operands ≥ 0 here); column H
  * rounds to 2 decimals and is a display figure, never summed back into money.
  */
-import type { DrawLineStated } from './events.js';
+import type { DrawLineStated, DrawSubmittedData } from './events.js';
 import type { Cents, ChangeOrder, DrawLine, DrawSummary, IsoDate, SovLine } from './facts.js';
 
 /** Column H: G / C as a percent with 2 decimals; 0 when C is 0 (nothing scheduled to measure against). */
@@ -98,4 +98,62 @@ export function summarize(
     current_payment_due: total_earned_less_retainage - previousCertificates,
     balance_to_finish_including_retainage: contract_sum_to_date - total_earned_less_retainage,
   };
+}
+
+/** A pay application's G702/G703 as frozen at submission (C uses the change orders recorded so far). */
+export interface FrozenApplication {
+  lines: DrawLine[];
+  retainage_expected: Cents;
+  retainage_withheld: Cents;
+  previous_certificates_total: Cents;
+  summary: DrawSummary;
+}
+
+/**
+ * The application's derived columns and G702 summary from its stated figures, the project's SOV
+ * and change orders, and Σ funded before it (used when previous certificates are not stated).
+ */
+export function freezeApplication(
+  sov: readonly SovLine[],
+  changeOrders: readonly ChangeOrder[],
+  stated: Pick<
+    DrawSubmittedData,
+    'period_to' | 'lines' | 'retainage_pct' | 'retainage_withheld' | 'previous_certificates_total'
+  >,
+  previousFundedTotal: Cents,
+): FrozenApplication {
+  const lines = deriveDrawLines(
+    sov,
+    changeOrderDeltas(changeOrders, stated.period_to),
+    stated.lines,
+    stated.retainage_pct,
+  );
+  const retainage_expected = retainageOn(sum(lines.map((l) => l.completed_and_stored)), stated.retainage_pct);
+  const retainage_withheld = stated.retainage_withheld ?? retainage_expected;
+  const previous_certificates_total = stated.previous_certificates_total ?? previousFundedTotal;
+  return {
+    lines,
+    retainage_expected,
+    retainage_withheld,
+    previous_certificates_total,
+    summary: summarize(lines, retainage_withheld, previous_certificates_total),
+  };
+}
+
+/**
+ * The application's money figures that are not exact integer cents (DOMAIN: money is integer
+ * cents): a column or total past 2^53 − 1 in magnitude is rounded by a double, so the G702 its
+ * signers sign and the line 8 a payment pays would be off by cents.
+ */
+export function inexactFigures(application: FrozenApplication): string[] {
+  const rows = application.lines.flatMap((l) =>
+    Object.entries({
+      scheduled_value: l.scheduled_value,
+      completed_and_stored: l.completed_and_stored,
+      balance_to_finish: l.balance_to_finish,
+      retainage: l.retainage,
+    }).map(([name, value]) => [`line ${l.line} ${name}`, value] as const),
+  );
+  const summary = Object.entries(application.summary).map(([name, value]) => [name, value] as const);
+  return [...rows, ...summary].filter(([, value]) => !Number.isSafeInteger(value)).map(([name]) => name);
 }

@@ -174,6 +174,55 @@ describe('ingestion API (SPEC §5) end to end', function () {
     expect(mid).to.equal(before + 1);
   });
 
+  it('refuses money that would not be exact in integer cents: totals past 2^53 − 1 (400, nothing recorded)', async () => {
+    // Each figure was within range, so a schedule of two $90-trillion lines was registered and a
+    // draw claiming them was taken with G702 totals a double rounds: total completed
+    // 27021597764222972 for 3 × (2^53 − 1) = 27021597764222973, and line 8 rounded with it.
+    const MAX = Number.MAX_SAFE_INTEGER;
+    const { id: projectId } = await project();
+    const borrower = await entity('Vast Owner LLC', ['owner']);
+    const gc = await entity('Vast Builders LLC', ['general_contractor']);
+    const before = await svc.head();
+    const huge = await request(svc.app)
+      .post('/api/projects')
+      .set(auth(lender))
+      .send(
+        projectBody(
+          { borrower, general_contractor: gc },
+          {
+            name: 'Vast Towers',
+            sov: [
+              { line: 1, description: 'Sitework', scheduled_value: MAX, trade: 'sitework' },
+              { line: 2, description: 'Framing', scheduled_value: MAX, trade: 'carpentry' },
+            ],
+            loan_amount: MAX,
+            equity: MAX,
+          },
+        ),
+      );
+    expect(huge.status, JSON.stringify(huge.body)).to.equal(400);
+    expect(huge.body.errors.map((e: { path: string }) => e.path)).to.have.members(['sov', 'loan_amount']);
+    const draw = await request(svc.app)
+      .post(`/api/projects/${projectId}/draws`)
+      .set(auth(lender))
+      .send({
+        ...drawBody,
+        lines: [
+          { line: 1, previous: MAX, this_period: MAX, stored_materials: 0 },
+          { line: 2, previous: 0, this_period: 0, stored_materials: MAX },
+        ],
+      });
+    expect(draw.status, JSON.stringify(draw.body)).to.equal(400);
+    expect(draw.body.errors[0]).to.include({ path: 'lines', code: 'out_of_range' });
+    expect(draw.body.errors[0].message).to.match(/total_completed_and_stored/);
+    expect(await svc.head()).to.equal(before);
+    const ordinary = await request(svc.app)
+      .post(`/api/projects/${projectId}/draws`)
+      .set(auth(lender))
+      .send(drawBody);
+    expect(ordinary.status, JSON.stringify(ordinary.body)).to.equal(201);
+  });
+
   it('replays the first response for a repeated Idempotency-Key and refuses the key with another body (422)', async () => {
     const first = await request(svc.app)
       .post('/api/entities')
