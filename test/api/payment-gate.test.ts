@@ -437,6 +437,41 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(paid.body.payment.amount).to.equal(D(81_000));
     });
 
+    it('cuts a REDUCED draw at the inspection its BLOCKING variance was found on: a later site report, not an earlier report naming the draw', async () => {
+      // The report naming the draw (2026-06-02) agrees with the claim (line 1 at 25 %); a site
+      // report after the period (2026-06-03, the latest inspection) sees line 1 at 5 %: BLOCKING,
+      // REDUCED. The cut was measured on the earlier report, found nothing to cut, and the REDUCED
+      // draw was accepted and paid its whole line 8 ($135,000). Line 1 is $100k claimed, $20k
+      // inspected: an $80k cut, $72k net of retainage — $63,000.
+      j = await startJourney();
+      const waiver = await j.fixDocuments();
+      const inspector = await j.created('/api/entities', {
+        legal_name: 'Site Walk Inspections LLC',
+        roles: ['inspector'],
+      });
+      await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        inspector,
+        inspected_on: '2026-06-03',
+        lines: [
+          { line: 1, percent_complete: 5 },
+          { line: 2, percent_complete: 8.33 },
+        ],
+        stored_materials_verified: true,
+      });
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict, JSON.stringify(compiled.body)).to.equal('REDUCED');
+      expect(compiled.body.compilation.fundable_amount).to.equal(D(63_000));
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accepted = await j.post(`/api/draws/${j.drawId}/accept`, { reason: 'site walk' }, approver);
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.equal(D(63_000));
+    });
+
     /**
      * A draw compiled REDUCED (line 1 inspected at 10 %), signed, notarized and accepted at its reduced
      * amount; then a second inspection of line 1 at `secondPct` % (the same finding).

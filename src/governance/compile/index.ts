@@ -10,6 +10,6 @@ export { planLayers } from './dag.js';
 export type { AdequacyAssessment, AdequacyAssessor } from './adequacy.js';
 export type { FindingRule, FindingRules } from './finding-engines.js';
 export { worsePral } from './pral.js';
-export { decideDrawVerdict, inspectionFor, reducedAmount, type VerdictFacts } from './verdict.js';
+export { decideDrawVerdict, reducedAmount, type VerdictFacts } from './verdict.js';
 export * from './draw-compiler.js';
 export * from './kernel.js';

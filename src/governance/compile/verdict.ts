@@ -12,7 +12,6 @@
  *    and out of balance; these are the same kind of defect.)
  */
 import type { Cents, Document, Draw, InspectionReport } from '../../projects/facts.js';
-import { INSPECTION_VARIANCE_BLOCKING_POINTS } from '../constants.js';
 import type { Finding } from '../findings.js';
 import { fired, need, type Engine } from './engine.js';
 import type {
@@ -64,7 +63,7 @@ export function decideDrawVerdict(facts: VerdictFacts): DrawVerdictEvidence {
   }
   const others = blocking.filter((f) => f.code !== 'INSPECTION_VARIANCE');
   if (others.length === 0) {
-    const amount = reducedAmount(draw, inspectionFor(draw, facts.documents));
+    const amount = reducedAmount(draw, facts.documents, blocking);
     return verdict(
       'REDUCED',
       [`fundable at inspected amounts: ${amount} of ${draw.summary.current_payment_due}`],
@@ -80,42 +79,33 @@ function codes(label: string, findings: readonly Finding[]): string[] {
   return [...new Set(findings.map((f) => f.code))].map((code) => `${label}: ${code}`);
 }
 
-/** The inspection the variance was measured against: the latest tied to the draw, else the latest after its period. */
-export function inspectionFor(draw: Draw, documents: readonly Document[]): InspectionReport | null {
-  const inspections = documents.filter((d): d is InspectionReport => d.type === 'INSPECTION_REPORT');
-  const latest = (list: InspectionReport[]): InspectionReport | null =>
-    list.reduce<InspectionReport | null>(
-      (best, d) =>
-        best === null ||
-        d.inspected_on > best.inspected_on ||
-        (d.inspected_on === best.inspected_on && d.recorded_seq > best.recorded_seq)
-          ? d
-          : best,
-      null,
-    );
-  return (
-    latest(inspections.filter((d) => d.draw_id === draw.id)) ??
-    latest(inspections.filter((d) => d.draw_id === null && d.inspected_on >= draw.period_to))
-  );
-}
-
 /**
- * The REDUCED amount (DOMAIN §9 "fundable at the inspected amounts"): on every line whose claimed
- * percent exceeds the inspected one by more than the BLOCKING variance (DOMAIN §2), completed
- * work is cut to inspected % × C; the cut, net of the draw's retainage, comes off G702 line 8
- * (current payment due: what a payment pays, docs/payments.md) — never off the requested figure,
- * which the application states freely: a request above line 8 must not lift what is paid. Lines
- * within tolerance keep their claim — they raised no BLOCKING finding. Rounding: each line's
- * inspected value and the retainage on the cut are rounded half-up to whole cents.
+ * The REDUCED amount (DOMAIN §9 "fundable at the inspected amounts"): on every line an open
+ * BLOCKING INSPECTION_VARIANCE names, completed work is cut to the inspected % × C of the report
+ * that finding was measured on (its evidence); the cut, net of the draw's retainage, comes off
+ * G702 line 8 (current payment due: what a payment pays, docs/payments.md) — never off the
+ * requested figure, which the application states freely: a request above line 8 must not lift
+ * what is paid. Lines without such a finding keep their claim: within tolerance, only a WARNING,
+ * or explicitly resolved. The cut follows the findings rather than measuring the variance again,
+ * so it never disagrees with them — it did, twice: a site report after the period (the latest
+ * inspection, which raised the finding) was passed over for an earlier report naming the draw
+ * that saw no variance, so a REDUCED draw's amount was its whole line 8; and a line inspected
+ * 10.004 points short (a WARNING in hundredths) was cut beside the BLOCKING one. Rounding: each
+ * line's inspected value and the retainage on the cut are rounded half-up to whole cents.
  */
-export function reducedAmount(draw: Draw, inspection: InspectionReport | null): Cents {
+export function reducedAmount(draw: Draw, documents: readonly Document[], open: readonly Finding[]): Cents {
   const due = draw.summary.current_payment_due;
-  if (inspection === null) return Math.max(0, due);
   let cut = 0;
-  for (const line of draw.lines) {
-    const inspected = inspection.lines.find((l) => l.line === line.line);
-    if (inspected === undefined) continue;
-    if (line.percent_complete - inspected.percent_complete <= INSPECTION_VARIANCE_BLOCKING_POINTS) continue;
+  for (const finding of open) {
+    if (finding.code !== 'INSPECTION_VARIANCE' || finding.severity !== 'BLOCKING') continue;
+    const lineNo = Number(finding.evidence.find((e) => e.kind === 'sov_line')?.id);
+    const reportId = finding.evidence.find((e) => e.kind === 'document')?.id;
+    const report = documents.find(
+      (d): d is InspectionReport => d.type === 'INSPECTION_REPORT' && d.id === reportId,
+    );
+    const inspected = report?.lines.find((l) => l.line === lineNo);
+    const line = draw.lines.find((l) => l.line === lineNo);
+    if (inspected === undefined || line === undefined) continue;
     const allowed = Math.round((inspected.percent_complete * line.scheduled_value) / 100);
     cut += Math.max(0, line.completed_and_stored - allowed);
   }

@@ -6,9 +6,22 @@ import {
   type VerdictFacts,
 } from '../../../src/governance/compile/index.js';
 import type { Finding } from '../../../src/governance/findings.js';
-import { aDraw, aFinding, anInspection } from './fixtures.js';
+import type { InspectionReport } from '../../../src/projects/facts.js';
+import { aDraw, aFinding, anInspection, drawLine } from './fixtures.js';
 
 const RELEASE: PralVerdict = { pral: 'RELEASE', contractor_pral: 'RELEASE', excluded: false, rationale: [] };
+
+/** An open BLOCKING INSPECTION_VARIANCE on `line`, measured on `report` (as the scan records it). */
+function variance(line: number, report: InspectionReport): Finding {
+  return aFinding('INSPECTION_VARIANCE', 'BLOCKING', {
+    id: `FND-variance-line-${line}`,
+    evidence: [
+      { kind: 'draw', id: 'DRW-secondsecondseco' },
+      { kind: 'document', id: report.id },
+      { kind: 'sov_line', id: String(line) },
+    ],
+  });
+}
 
 function facts(open: Finding[], overrides: Partial<VerdictFacts> = {}): VerdictFacts {
   return { draw: aDraw(), documents: [], open, pral: RELEASE, in_balance: true, ...overrides };
@@ -43,7 +56,7 @@ describe('draw verdict (DOMAIN §9)', () => {
       { line: 2, percent_complete: 8 },
     ]);
     const verdict = decideDrawVerdict(
-      facts([aFinding('INSPECTION_VARIANCE', 'BLOCKING'), aFinding('RETAINAGE_MISCALCULATED', 'WARNING')], {
+      facts([variance(1, inspection), aFinding('RETAINAGE_MISCALCULATED', 'WARNING')], {
         documents: [inspection],
       }),
     );
@@ -58,13 +71,10 @@ describe('draw verdict (DOMAIN §9)', () => {
       { line: 2, percent_complete: 8 },
     ]);
     const verdict = decideDrawVerdict(
-      facts(
-        [aFinding('INSPECTION_VARIANCE', 'BLOCKING'), aFinding('DUPLICATE_OR_UNSUPPORTED_COST', 'WARNING')],
-        {
-          draw: aDraw({ requested_amount: 300_000_00 }),
-          documents: [inspection],
-        },
-      ),
+      facts([variance(1, inspection), aFinding('DUPLICATE_OR_UNSUPPORTED_COST', 'WARNING')], {
+        draw: aDraw({ requested_amount: 300_000_00 }),
+        documents: [inspection],
+      }),
     );
     expect(verdict).to.include({ draw_verdict: 'REDUCED', fundable_amount: 90_000_00 });
   });
@@ -81,7 +91,42 @@ describe('draw verdict (DOMAIN §9)', () => {
   it('rounds the inspected value of a line half-up to whole cents', () => {
     // 33.333 % of 400,000.00 = 133,332.00; cut 66,668.00; retainage 6,666.80; net 60,001.20
     const inspection = anInspection([{ line: 1, percent_complete: 33.333 }]);
-    expect(reducedAmount(aDraw(), inspection)).to.equal(144_000_00 - 60_001_20);
+    expect(reducedAmount(aDraw(), [inspection], [variance(1, inspection)])).to.equal(144_000_00 - 60_001_20);
+  });
+
+  it('cuts only the lines a BLOCKING variance names, at the report it was measured on', () => {
+    // Line 1 claims 50 %, line 2 20 % (120k of 600k). The report the BLOCKING variance on line 1 was
+    // found on saw line 1 at 35 % and line 2 at 9.996 %: 10.004 points, 1,000 hundredths — a
+    // WARNING, not cut (it was: 60,024 more off the draw). An earlier report naming the draw saw
+    // no variance at all; the cut is not taken from it (it was: nothing cut, the whole line 8 paid).
+    const draw = aDraw({
+      lines: [drawLine(1, 400_000_00, 100_000_00, 100_000_00, 0), drawLine(2, 600_000_00, 0, 120_000_00, 0)],
+    });
+    const earlier = anInspection(
+      [
+        { line: 1, percent_complete: 50 },
+        { line: 2, percent_complete: 20 },
+      ],
+      { id: 'INSP-earlierearlierea', inspected_on: '2026-03-01' },
+    );
+    const site = anInspection(
+      [
+        { line: 1, percent_complete: 35 },
+        { line: 2, percent_complete: 9.996 },
+      ],
+      { id: 'INSP-sitereportsitere', draw_id: null },
+    );
+    const warning = aFinding('INSPECTION_VARIANCE', 'WARNING', {
+      evidence: [
+        { kind: 'document', id: site.id },
+        { kind: 'sov_line', id: '2' },
+      ],
+    });
+    const verdict = decideDrawVerdict(
+      facts([variance(1, site), warning], { draw, documents: [earlier, site] }),
+    );
+    // line 1: G 200k cut to 140k; the 60k cut less 10 % retainage comes off line 8 (144k).
+    expect(verdict).to.include({ draw_verdict: 'REDUCED', fundable_amount: 90_000_00 });
   });
 
   it('is HOLD when the other BLOCKING findings are all curable by documents', () => {
