@@ -101,10 +101,14 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
       return signDocument(s, e.data, e);
     case 'ObservationRecorded':
       return observe(s, e.data, e.seq);
-    case 'FindingResolved':
+    case 'FindingResolved': {
+      // A finding reopened (found graver, or on new facts) is resolved again: the newer resolution
+      // replaces the older, and the org lists the finding once.
+      const first = s.resolutions[e.data.finding_id] === undefined;
       s.resolutions[e.data.finding_id] = { ...e.data, ...recorded };
-      appendTo(s.resolution_ids_by_org, org_id, e.data.finding_id);
+      if (first) appendTo(s.resolution_ids_by_org, org_id, e.data.finding_id);
       return;
+    }
     default: {
       const unreachable: never = e;
       return unreachable;

@@ -89,7 +89,7 @@ export interface ResolvedAs {
  */
 export function resolutionCovers(
   resolution: ResolvedAs | undefined,
-  finding: Pick<Finding, 'severity' | 'evidence'>,
+  finding: { severity: Severity; evidence: readonly Evidence[] },
 ): boolean {
   if (resolution === undefined) return false;
   if (resolution.severity === 'WARNING' && finding.severity === 'BLOCKING') return false;

@@ -29,6 +29,7 @@ import {
   type Decided,
   type Issue,
 } from './decision.js';
+import { resolutionCovers } from '../governance/findings.js';
 import { findingStream, projectsEvent, projectStream } from './events.js';
 import type { ProjectsState } from './facts.js';
 import { DEFAULT_PROFILE } from './profiles.js';
@@ -173,7 +174,10 @@ export function decideResolveFinding(
   const { opened_on } = finding;
   const earlier = state.resolutions[finding_id];
   if (earlier && earlier.org_id !== ctx.org_id) return notFound(`unknown finding ${finding_id}`);
-  if (earlier) return conflict(`finding ${finding_id} was already resolved on ${earlier.resolved_on}`);
+  // A resolution covers the finding as it was resolved: one found graver since, or on a fact the
+  // resolver did not see, is open again and may be resolved again.
+  if (earlier && resolutionCovers(earlier, finding))
+    return conflict(`finding ${finding_id} was already resolved on ${earlier.resolved_on}`);
 
   // A cure dated before the finding opened would count as a negative time to cure (remediation
   // velocity, the credit score every lender reads); one dated after today has not happened.

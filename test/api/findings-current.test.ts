@@ -181,6 +181,13 @@ describe('findings are always current: resolving, certifying and opening them (i
       ).find((f) => f.id === finding);
       expect(reopened?.severity).to.equal('BLOCKING');
       expect(reopened?.cure.status).to.equal('OPEN');
+      // Open again, it can be resolved again (once) — a 409 'already resolved' would leave the
+      // lender no way to record the cure of a reopened finding.
+      const again = { resolution: 'Re-inspected: 25 % in place after all', resolved_on: '2026-06-03' };
+      const resolvedAgain = await j.post(`/api/findings/${finding}/resolve`, again);
+      expect(resolvedAgain.status, JSON.stringify(resolvedAgain.body)).to.equal(201);
+      expect((await j.post(`/api/findings/${finding}/resolve`, again)).status).to.equal(409);
+      expect((await j.compile()).body.compilation.draw_verdict).to.equal('FUNDABLE');
     });
 
     it('opens it again on a fact the resolver did not see, at the same severity; stays resolved on the same facts', async () => {
