@@ -40,6 +40,16 @@ export function decideSubmitDraw(
   const project = getProject(state, ctx.org_id, project_id);
   if (!project) return notFound(`unknown project ${project_id}`);
   const issues = drawIssues(state, project, body);
+  // An application reports a submission that happened: dated ahead, the rules that read it judge
+  // a day the lender chose (CHANGE_ORDER_PRECEDENCE counts a change order approved after the real
+  // submission as approved before it) and the GC's draw-accuracy signals skip it until that day.
+  const today = isoDate(ctx.now);
+  if (body.submitted_on !== undefined && body.submitted_on > today)
+    issues.push({
+      path: ['submitted_on'],
+      code: 'out_of_range',
+      message: `submitted_on ${body.submitted_on} is after today (${today})`,
+    });
   if (issues.length > 0) return invalid('the draw does not match the project', issues);
 
   // A rejected application left the sequence (PAY_PERIOD_SEQUENCE): its number may be resubmitted.

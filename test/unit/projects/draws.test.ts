@@ -10,6 +10,7 @@ import {
   drawBody,
   History,
   invoiceBody,
+  NOW,
   ORG_A,
   ORG_B,
   projectBody,
@@ -63,6 +64,27 @@ describe('submitting a draw (SPEC §5 POST /api/projects/:id/draws)', () => {
       .given(h.given)
       .when({ type: 'SubmitDraw', project_id: unknown, body: drawBody() }, ctx(ORG_A, 9))
       .thenRejects('NOT_FOUND');
+  });
+
+  it('is refused when submitted after today, and taken submitted today', () => {
+    // Dated ahead, CHANGE_ORDER_PRECEDENCE judged billing against a day the lender chose, and the
+    // GC's draw-accuracy signals (credit, every lender's report) skipped the draw until then.
+    const { h, project } = projectHistory();
+    const today = NOW.toISOString().slice(0, 10);
+    const tomorrow = new Date(NOW.getTime() + 86_400_000).toISOString().slice(0, 10);
+    spec
+      .given(h.given)
+      .when(
+        { type: 'SubmitDraw', project_id: project, body: drawBody({ submitted_on: tomorrow }) },
+        ctx(ORG_A, 9),
+      )
+      .thenRejects('INVALID_REQUEST', ['submitted_on'], 'out_of_range');
+    const decided = decide(
+      h.state(),
+      { type: 'SubmitDraw', project_id: project, body: drawBody({ submitted_on: today }) },
+      ctx(ORG_A, 9),
+    );
+    expect(decided.ok).to.equal(true);
   });
 
   it('is refused when a line is not on the SOV', () => {
