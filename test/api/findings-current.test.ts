@@ -190,6 +190,26 @@ describe('findings are always current: resolving, certifying and opening them (i
       expect((await j.compile()).body.compilation.draw_verdict).to.equal('FUNDABLE');
     });
 
+    it('opens it again when the policy whose expiry was resolved lapses: HOLD, not FUNDABLE', async () => {
+      j = await startJourney({ project: GL_REQUIRED, insuredThrough: null });
+      await j.insureGc('2026-07-01');
+      await j.fixDocuments();
+      const scan = await j.post('/api/kernel-core', { action: 'full_scan', project_id: j.projectId });
+      const expiring = (scan.body.temporal.items as { id: string; code: string; severity: string }[]).find(
+        (f) => f.code === 'INSURANCE_EXPIRY',
+      );
+      expect(expiring, JSON.stringify(scan.body)).to.include({ severity: 'WARNING' });
+      const today = j.svc.clock.now().toISOString().slice(0, 10);
+      const resolved = await j.post(`/api/findings/${expiring!.id}/resolve`, {
+        resolution: 'Renewal promised by the broker',
+        resolved_on: today,
+      });
+      expect(resolved.status, JSON.stringify(resolved.body)).to.equal(201);
+      expect((await j.compile()).body.compilation.draw_verdict).to.equal('FUNDABLE');
+      j.svc.clock.set('2026-07-02T15:00:00Z');
+      expect((await j.compile()).body.compilation.draw_verdict).to.equal('HOLD');
+    });
+
     it('opens it again on a fact the resolver did not see, at the same severity; stays resolved on the same facts', async () => {
       j = await startJourney();
       await resolvedWarning();
