@@ -92,7 +92,7 @@ import {
 } from './project-plan.js';
 
 /** Bump when the generator's output changes, so cached datasets are regenerated. */
-export const GENERATOR_VERSION = 7; // 7: fundable_amount is G702 line 8; payments record their basis
+export const GENERATOR_VERSION = 8; // 8: a FindingResolved records the severity and evidence it resolved
 const BASE_YEAR = 2020;
 /** A generated job yields about this many events; sizes the start rate to the requested total. */
 const EVENTS_PER_JOB = 700;
