@@ -11,13 +11,15 @@
  *                                                 key's projects are recorded at a tenth of the rate
  *                                                 (server CPU per score answered, the writes' included)
  *   npx tsx bench/cpu.ts --rate 200 --seconds 10 --rounds 3 --only usage,express
+ *   npx tsx bench/cpu.ts --threads               also the CPU per request of each of the server's threads
+ *                                                 (/proc/<pid>/task/*: main, libuv pool, V8 workers, …)
  *   npx tsx bench/cpu.ts --profile                every server under --cpu-prof (profiles in the cache dir;
  *                                                 the measured window is the last `--seconds` before exit)
  *
  * Runs on a copy of the cached 100k-event bench dataset (`--events` for another size). Prints one
  * line per measurement and a JSON summary (µs of server CPU per answered request, medians).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     connections: { type: 'string', default: '10' },
+    threads: { type: 'boolean', default: false },
   },
 });
 const rate = Number(values.rate);
@@ -62,6 +65,53 @@ function cpuOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_US;
 }
 
+/** utime and stime of each thread of a process, µs, keyed `tid name`. */
+function threadCpuOf(pid: number): Map<string, { user: number; kernel: number }> {
+  const out = new Map<string, { user: number; kernel: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(`${tid} ${name}`, {
+        user: Number(fields[11]) * TICK_US,
+        kernel: Number(fields[12]) * TICK_US,
+      });
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/**
+ * µs per request by thread over a window: the main thread (tid = pid) split into user and kernel
+ * time, and each other thread as `tid name`, user + kernel (Node names none of its threads: V8's
+ * platform workers — GC helpers, concurrent compilation — come first by tid, then libuv's pool as
+ * it is first used, then any worker_threads).
+ */
+function perThread(
+  pid: number,
+  before: Map<string, { user: number; kernel: number }>,
+  after: Map<string, { user: number; kernel: number }>,
+  requests: number,
+): Record<string, number> {
+  const used: Record<string, number> = {};
+  for (const [key, t] of after) {
+    const was = before.get(key) ?? { user: 0, kernel: 0 };
+    if (key.startsWith(`${String(pid)} `)) {
+      used['main user'] = t.user - was.user;
+      used['main kernel'] = t.kernel - was.kernel;
+    } else used[key] = t.user + t.kernel - was.user - was.kernel;
+  }
+  return Object.fromEntries(
+    Object.entries(used)
+      .filter(([, us]) => us > 0)
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, us]) => [name, Math.round(us / Math.max(1, requests))]),
+  );
+}
+
 interface CpuResult {
   target: Target;
   requests: number;
@@ -70,6 +120,8 @@ interface CpuResult {
   writes?: number;
   writes_non_2xx?: number;
   us_per_request: number;
+  /** With `--threads`: µs per request by thread name. */
+  threads?: Record<string, number>;
 }
 
 async function measure(
@@ -102,15 +154,18 @@ async function measure(
     overallRate: rate,
   };
   await Promise.all([load({ ...opts, warmupSeconds: 0, seconds: 4 }), writing(4)]);
+  const threadsBefore = values.threads ? threadCpuOf(pid) : null;
   const before = cpuOf(pid);
   const [r, w] = await Promise.all([load({ ...opts, warmupSeconds: 0, seconds }), writing(seconds)]);
   const used = cpuOf(pid) - before;
+  const threads = threadsBefore ? perThread(pid, threadsBefore, threadCpuOf(pid), r.requests) : null;
   return {
     target,
     requests: r.requests,
     non_2xx: r.non_2xx,
     ...(w ? { writes: w.requests, writes_non_2xx: w.non_2xx } : {}),
     us_per_request: Math.round(used / Math.max(1, r.requests)),
+    ...(threads ? { threads } : {}),
   };
 }
 
