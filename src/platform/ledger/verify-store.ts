@@ -4,7 +4,13 @@
  */
 import type { EventStore } from '../event-store/port.js';
 import { linkJson, type LedgerHead } from './envelope.js';
-import { ChainVerifier, type StoredRow, type VerifyResult } from './verify.js';
+import {
+  ChainVerifier,
+  type StoredRecord,
+  type StoredRow,
+  type VerifyIssue,
+  type VerifyResult,
+} from './verify.js';
 
 export interface VerifyProgress {
   checked: number;
@@ -47,39 +53,95 @@ export async function verifyStore(
   const head = (await store.head()).seq;
   const verifier = new ChainVerifier(opts.from);
   const pageSize = opts.pageSize ?? 1000;
+  // Raw rows where the store has them, except for a pass that stops at the first issue (which must
+  // stop before the chain check of a row whose tree leaf differs; see `rowWalk`).
+  const rows = opts.stopAtFirstIssue ? null : rowSourceOf(store);
+  const walk = rows ? rowWalk(verifier, opts.tree) : recordWalk(verifier, opts);
   let next = (opts.from?.seq ?? 0) + 1;
   let checked = 0;
   const to = opts.to ?? Number.MAX_SAFE_INTEGER;
   while (next <= to) {
     // Never read far past `to`: a parallel share would otherwise read rows its neighbour checks.
     const limit = Math.min(pageSize, to - next + 1);
-    const page = await store.readRecords(next, limit);
-    for (const record of page) {
-      if (record.seq > to) return { ...verifier.result(), head };
-      const treeLeaf = opts.tree?.leaf(record.seq);
-      if (treeLeaf) {
-        const leaf = opts.tree!.hashLeaf(linkJson(record.seq, record.prev_hash, record.content_hash));
-        if (!leaf.equals(treeLeaf)) {
-          verifier.flag({
-            code: 'tree_mismatch',
-            seq: record.seq,
-            expected: treeLeaf.toString('hex'),
-            actual: leaf.toString('hex'),
-          });
-          if (opts.stopAtFirstIssue) return { ...verifier.result(), head };
-        }
-      }
-      const issues = verifier.pushStored(record);
-      if (issues.length > 0 && opts.stopAtFirstIssue) return { ...verifier.result(), head };
-      checked += 1;
-    }
+    const page = rows ? rows.readRows(next, limit) : await store.readRecords(next, limit);
+    const walked = walk(page, to);
+    checked += walked.checked;
+    if (walked.stop) return { ...verifier.result(), head };
     opts.onProgress?.({ checked, head });
     if (page.length < limit) break;
     await opts.betweenPages?.();
     if (opts.stopped?.()) break;
-    next = page[page.length - 1]!.seq + 1;
+    next = seqOf(page[page.length - 1]!) + 1;
   }
   return { ...verifier.result(), head };
+}
+
+type Page = readonly StoredRecord[] | readonly StoredRow[];
+type Walk = (page: Page, to: number) => { checked: number; stop: boolean };
+
+function seqOf(item: StoredRecord | StoredRow): number {
+  return Array.isArray(item) ? (item as StoredRow)[0] : (item as StoredRecord).seq;
+}
+
+function rowSourceOf(store: EventStore): RowSource | null {
+  const source = store as unknown as Partial<RowSource>;
+  return typeof source.readRows === 'function' ? (source as RowSource) : null;
+}
+
+/** Each record's tree leaf checked (hashed from its link fields), then the record pushed. */
+function recordWalk(verifier: ChainVerifier, opts: VerifyStoreOptions): Walk {
+  return (page, to) => {
+    let checked = 0;
+    for (const record of page as readonly StoredRecord[]) {
+      if (record.seq > to) return { checked, stop: true };
+      const treeLeaf = opts.tree?.leaf(record.seq);
+      if (treeLeaf) {
+        const leaf = opts.tree!.hashLeaf(linkJson(record.seq, record.prev_hash, record.content_hash));
+        if (!leaf.equals(treeLeaf)) {
+          verifier.flag(treeMismatch(record.seq, treeLeaf, leaf));
+          if (opts.stopAtFirstIssue) return { checked, stop: true };
+        }
+      }
+      const issues = verifier.pushStored(record);
+      if (issues.length > 0 && opts.stopAtFirstIssue) return { checked, stop: true };
+      checked += 1;
+    }
+    return { checked, stop: false };
+  };
+}
+
+/**
+ * Each raw row pushed with its tree leaf taken over the same link JSON bytes as its link hash
+ * (`ChainVerifier.pushRow`, as `ledger:verify`): one encoding and no object per row, where the
+ * record walk built the link JSON a second time for the leaf (7.7–10.3 → 4.3–5.2 µs per event
+ * on the 20k bench ledger). The leaf is RFC 9162's, what the tree's `hashLeaf` computes. It reaches
+ * the sink before the row's chain check, so a tree mismatch is flagged first, as the record walk
+ * flags it.
+ */
+function rowWalk(verifier: ChainVerifier, tree: VerifyStoreOptions['tree']): Walk {
+  let seq = 0;
+  let treeLeaf: Buffer | undefined;
+  const sink = {
+    push(leaf: string): void {
+      if (treeLeaf && leaf !== treeLeaf.toString('latin1'))
+        verifier.flag(treeMismatch(seq, treeLeaf, Buffer.from(leaf, 'latin1')));
+    },
+  };
+  return (page, to) => {
+    let checked = 0;
+    for (const row of page as readonly StoredRow[]) {
+      if (row[0] > to) return { checked, stop: true };
+      seq = row[0];
+      treeLeaf = tree?.leaf(seq);
+      verifier.pushRow(row, treeLeaf ? sink : undefined);
+      checked += 1;
+    }
+    return { checked, stop: false };
+  };
+}
+
+function treeMismatch(seq: number, expected: Buffer, actual: Buffer): VerifyIssue {
+  return { code: 'tree_mismatch', seq, expected: expected.toString('hex'), actual: actual.toString('hex') };
 }
 
 /** A store that hands over raw rows synchronously (SQLite): what `verifyRows` walks. */

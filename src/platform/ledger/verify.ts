@@ -183,7 +183,7 @@ export class ChainVerifier {
    * with no string built, flattened and UTF-8 encoded twice per event. Any other row takes the
    * string path, so a tampered column of any length or alphabet is hashed exactly as stored.
    */
-  pushRow(row: StoredRow, leaves?: string[]): readonly VerifyIssue[] {
+  pushRow(row: StoredRow, leaves?: { push(leaf: string): unknown }): readonly VerifyIssue[] {
     const seq = row[0];
     const contentHash = row[2];
     const prevHash = row[3];
