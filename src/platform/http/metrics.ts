@@ -2,7 +2,7 @@
  * Prometheus metrics (SPEC §10): request latency by route template, rate-limit rejections, append
  * conflicts and projection lag. One registry per app, so tests can build several apps.
  */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ctxOf } from './context.js';
 import type { RateLimitMetrics } from './rate-limit.js';
@@ -17,10 +17,16 @@ export interface MetricsSources {
   verifiedThrough(): number;
 }
 
+/** One histogram series. */
+interface Observer {
+  observe(value: number): void;
+}
+
 export class HttpMetrics implements RateLimitMetrics {
   readonly registry = new Registry();
   readonly #requests: Histogram<'method' | 'route' | 'status'>;
-  readonly #children = new Map<string, { observe(value: number): void }>();
+  /** Histogram children by method, then route, then status (see `#series`). */
+  readonly #children = new Map<string, Map<string, Map<number, Observer>>>();
   readonly #rejections: Counter<'policy'>;
 
   constructor(sources: MetricsSources, opts: { defaultMetrics?: boolean } = {}) {
@@ -86,26 +92,34 @@ export class HttpMetrics implements RateLimitMetrics {
 
   /**
    * The histogram child of one (method, route, status): prom-client hashes a label object on every
-   * observe, so each series' child is looked up once and kept (routes and statuses are bounded).
+   * observe, so each series' child is looked up once and kept (routes and statuses are bounded), in
+   * nested Maps — no key string built per request.
    */
-  #series(method: string, route: string, status: number): { observe(value: number): void } {
-    const id = `${method} ${route} ${status}`;
-    let child = this.#children.get(id);
+  #series(method: string, route: string, status: number): Observer {
+    let byRoute = this.#children.get(method);
+    if (!byRoute) this.#children.set(method, (byRoute = new Map<string, Map<number, Observer>>()));
+    let byStatus = byRoute.get(route);
+    if (!byStatus) byRoute.set(route, (byStatus = new Map<number, Observer>()));
+    let child = byStatus.get(status);
     if (!child) {
       child = this.#requests.labels({ method, route, status: String(status) });
-      this.#children.set(id, child);
+      byStatus.set(status, child);
     }
     return child;
   }
 
   middleware(): RequestHandler {
-    return (req, res, next) => {
-      res.on('finish', () => {
-        const ctx = ctxOf(req);
-        this.#series(req.method, ctx.route ?? 'unmatched', res.statusCode).observe(
-          (performance.now() - ctx.started_at) / 1000,
-        );
-      });
+    // One listener function for every response (`this` is the response): no closure per request.
+    const series = (method: string, route: string, status: number): Observer =>
+      this.#series(method, route, status);
+    function observeFinished(this: Response): void {
+      const ctx = ctxOf(this.req);
+      series(this.req.method, ctx.route ?? 'unmatched', this.statusCode).observe(
+        (performance.now() - ctx.started_at) / 1000,
+      );
+    }
+    return (_req, res, next) => {
+      res.on('finish', observeFinished);
       next();
     };
   }
