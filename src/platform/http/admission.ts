@@ -105,12 +105,12 @@ class Ticket {
     private readonly gate: AdmissionGate,
     private readonly res: Response,
   ) {
-    const over = (): void => {
+    // One listener: a response emits `close` after `finish` (the tick after it) as well as when the
+    // client goes away first, so `close` alone sees every end.
+    res.on('close', () => {
       this.done = true;
       gate.leave(this);
-    };
-    res.once('finish', over);
-    res.once('close', over);
+    });
   }
 
   enter(then: () => void): void {
