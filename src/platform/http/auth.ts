@@ -46,6 +46,7 @@ function presentedKey(req: Request, allowQuery: boolean): string | null {
 }
 
 export function authenticate(resolve: KeyResolver, opts: AuthOptions): RequestHandler {
+  const accepted: readonly ApiKeyScope[] = typeof opts.scope === 'string' ? [opts.scope] : opts.scope;
   return (req, _res, next) => {
     const presented = presentedKey(req, opts.allowQueryKey === true);
     const auth = presented ? resolve(presented) : null;
@@ -55,7 +56,6 @@ export function authenticate(resolve: KeyResolver, opts: AuthOptions): RequestHa
       return;
     }
     ctxOf(req).auth = auth;
-    const accepted: readonly ApiKeyScope[] = typeof opts.scope === 'string' ? [opts.scope] : opts.scope;
     if (!accepted.some((scope) => grantsScope(auth.scopes, scope))) {
       next(
         new ProblemError('FORBIDDEN', `this key lacks the ${accepted.join(' or ')} scope`, {
