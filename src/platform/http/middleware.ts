@@ -47,7 +47,7 @@ export function requestContext(): RequestHandler {
     }
     // Everything after this runs in the request's scope, so an error that escapes to the process
     // (a throw in a stream or timer callback) is still logged with the request id and answered.
-    runInRequestScope({ request_id, req, res }, () => next());
+    runInRequestScope({ request_id, req, res }, next);
   };
 }
 
