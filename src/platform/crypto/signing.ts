@@ -49,16 +49,8 @@ export function signatureV2Input(
   binding: SignatureBinding,
   bodySha256Hex: string,
 ): string {
-  return [
-    'v2',
-    String(t),
-    kid,
-    binding.method.toUpperCase(),
-    binding.target,
-    String(binding.status),
-    binding.requestId,
-    bodySha256Hex,
-  ].join('\n');
+  // One template (no array per response): the lines of the input, joined by \n.
+  return `v2\n${t}\n${kid}\n${binding.method.toUpperCase()}\n${binding.target}\n${binding.status}\n${binding.requestId}\n${bodySha256Hex}`;
 }
 
 function macV2(secret: string, t: number, kid: string, binding: SignatureBinding, bodyHash: string): string {
