@@ -66,24 +66,25 @@ export class AdmissionGate {
 
   /** Takes a slot for `ticket` now if one is free, else queues it; `then` runs once it holds one. */
   enter(ticket: Ticket, res: Response, then: () => void): void {
-    const admit = (): void => {
-      this.#running += 1;
-      ticket.held = true;
-      then();
-    };
     // Admitted at once: still inside the request's scope, so nothing to bind (issue 19 item 3).
     if (this.#running < this.limits.concurrency) {
-      admit();
+      this.#admit(ticket, then);
       return;
     }
     // Queued: resumed from another request's finish, so bound to this request's scope.
-    const queued = bindRequestScope(admit);
+    const queued = bindRequestScope(() => this.#admit(ticket, then));
     this.#waiting.push(queued);
     // A client that gives up while waiting leaves the queue.
     res.once('close', () => {
       const at = this.#waiting.indexOf(queued);
       if (at >= 0) this.#waiting.splice(at, 1);
     });
+  }
+
+  #admit(ticket: Ticket, then: () => void): void {
+    this.#running += 1;
+    ticket.held = true;
+    then();
   }
 
   /** Gives back the slot `ticket` holds (if any) to the next request waiting. */
