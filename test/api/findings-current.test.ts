@@ -137,30 +137,12 @@ describe('findings are always current: resolving, certifying and opening them (i
       return { finding: variance!.id, waiver };
     }
 
-    async function inspectLine1(percent: number): Promise<void> {
-      const inspector = await j.created('/api/entities', {
-        legal_name: 'Second Look Inspections LLC',
-        roles: ['inspector'],
-      });
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'INSPECTION_REPORT',
-        draw_id: j.drawId,
-        inspector,
-        inspected_on: '2026-06-03',
-        lines: [
-          { line: 1, percent_complete: percent },
-          { line: 2, percent_complete: 8.33 },
-        ],
-        stored_materials_verified: true,
-      });
-    }
-
     it('opens it again, BLOCKING, when a later inspection finds the line far short: REDUCED, not paid in full', async () => {
       // The WARNING resolved once silenced the same id for good: a second inspection at 2 % (23
       // points, BLOCKING) left the draw FUNDABLE and the push paid its whole line 8 ($135,000).
       j = await startJourney();
       const { finding, waiver } = await resolvedWarning();
-      await inspectLine1(2);
+      await j.reinspect(2);
       const compiled = await j.compile();
       expect(compiled.body.compilation.draw_verdict, JSON.stringify(compiled.body)).to.equal('REDUCED');
       expect(compiled.body.compilation.fundable_amount).to.be.lessThan(D(135_000));
@@ -214,7 +196,7 @@ describe('findings are always current: resolving, certifying and opening them (i
       j = await startJourney();
       await resolvedWarning();
       // A second inspection at 18 %: still a WARNING, but on a report nobody resolved anything on.
-      await inspectLine1(18);
+      await j.reinspect(18);
       const compiled = await j.compile();
       expect(compiled.body.compilation.draw_verdict).to.equal('FUNDABLE_WITH_CONDITIONS');
     });

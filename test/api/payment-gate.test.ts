@@ -486,21 +486,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
       const accept = (reason: string) => j.post(`/api/draws/${j.drawId}/accept`, { reason }, approver);
       expect((await accept('fund at the inspected amounts')).status).to.equal(201);
-      const inspector = await j.created('/api/entities', {
-        legal_name: 'Second Look Inspections LLC',
-        roles: ['inspector'],
-      });
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'INSPECTION_REPORT',
-        draw_id: j.drawId,
-        inspector,
-        inspected_on: '2026-06-03',
-        lines: [
-          { line: 1, percent_complete: secondPct },
-          { line: 2, percent_complete: 8.33 },
-        ],
-        stored_materials_verified: true,
-      });
+      await j.reinspect(secondPct);
       return { accept, acceptedAmount: compiled.body.compilation.fundable_amount as number };
     }
 

@@ -38,6 +38,8 @@ export interface DrawJourney {
     inspectedLine1Pct?: number;
     unsigned?: boolean;
   }): Promise<string>;
+  /** A second inspection of the draw (another inspector, 2026-06-03): line 1 at `line1Pct`, line 2 at 8.33 %. */
+  reinspect(line1Pct: number): Promise<void>;
   signAll(): Promise<void>;
   /** The lender org's notary (commissioned in CA until 2027-12-31), enrolled on first use. */
   notary(): Promise<EnrolledSigner>;
@@ -171,6 +173,23 @@ export async function startJourney(
     },
     post,
     created,
+    async reinspect(line1Pct: number) {
+      const inspector = await created('/api/entities', {
+        legal_name: 'Second Look Inspections LLC',
+        roles: ['inspector'],
+      });
+      await created(`/api/projects/${projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        draw_id: drawId,
+        inspector,
+        inspected_on: '2026-06-03',
+        lines: [
+          { line: 1, percent_complete: line1Pct },
+          { line: 2, percent_complete: 8.33 },
+        ],
+        stored_materials_verified: true,
+      });
+    },
     async fixDocuments({ waiverAmount = D(135_000), inspectedLine1Pct = 25, unsigned = false } = {}) {
       const inspector = await created('/api/entities', {
         legal_name: 'Clearline Inspections LLC',
