@@ -16,14 +16,19 @@ describe('credit report PDF (SPEC §8)', function () {
   afterEach(async () => {
     await svc.close();
   });
-
-  it('prints the entity, grade, dimensions and provenance hash with the ledger anchor, and counts against the quota', async () => {
+  /** A lender key, with Keystone Builders, Inc. (a GC) registered under it. */
+  async function keyWithKeystone() {
     const k = await svc.key('First Builders Bank');
     const ent = await request(svc.app)
       .post('/api/entities')
       .set('Authorization', `Bearer ${k.key}`)
       .send({ legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
     expect(ent.status).to.equal(201);
+    return k;
+  }
+
+  it('prints the entity, grade, dimensions and provenance hash with the ledger anchor, and counts against the quota', async () => {
+    const k = await keyWithKeystone();
     const res = await request(svc.app)
       .get(`/api/credit-report-pdf?entity=${encodeURIComponent('Keystone Builders')}&key=${k.key}`)
       .buffer(true)
@@ -67,12 +72,7 @@ describe('credit report PDF (SPEC §8)', function () {
   });
 
   it('answers HEAD with 405 Allow: GET, recording no inquiry and counting nothing — only a GET delivers the report', async () => {
-    const k = await svc.key('First Builders Bank');
-    const ent = await request(svc.app)
-      .post('/api/entities')
-      .set('Authorization', `Bearer ${k.key}`)
-      .send({ legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
-    expect(ent.status).to.equal(201);
+    const k = await keyWithKeystone();
     const head = await svc.head();
     const res = await request(svc.app).head(
       `/api/credit-report-pdf?entity=${encodeURIComponent('Keystone Builders')}&key=${k.key}`,
