@@ -93,7 +93,7 @@ const verified = sqlite
   ? await verifyInParallel(sqlite, head.seq, parallel ? workers : VerifyWorkers.boot(0), {
       stopAtFirstIssue: true,
       onProgress: (n) => bar.update(n),
-      onLeaves: (index, run) => leaves.add(index, run),
+      onLeaves: (index, run, tileRoots) => leaves.add(index, run, tileRoots),
     })
   : {
       ...(await verifyStore(store, { stopAtFirstIssue: true, onProgress: (p) => bar.update(p.checked) })),

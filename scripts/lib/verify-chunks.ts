@@ -10,6 +10,8 @@ import type { SqliteEventStore } from '../../src/platform/event-store/sqlite.js'
 import { GENESIS_HASH, type LedgerHead } from '../../src/platform/ledger/envelope.js';
 import type { VerifyResult } from '../../src/platform/ledger/verify.js';
 import { verifyRows } from '../../src/platform/ledger/verify-store.js';
+import { TILE_WIDTH } from '../../src/platform/tlog/tiles.js';
+import { tileRootsOf } from '../../src/platform/tlog/tree.js';
 
 /** SQLite caps this at its compile-time limit (2 GiB by default); pages past it are read as usual. */
 const MAP_BYTES = 4 * 2 ** 30;
@@ -36,6 +38,11 @@ export interface ChunkResult {
   result: VerifyResult;
   /** The Merkle leaf hashes of the chunk's events (32 bytes each), when it verified clean. */
   leaves: Uint8Array | null;
+  /**
+   * With the leaves, the roots of the chunk's whole tiles (`tileRootsOf`): a chunk starts at a tile
+   * boundary (its size is a multiple of 256), so the thread growing the tree need not hash them.
+   */
+  tileRoots: Uint8Array | null;
 }
 
 /** Slots of the shared Int32Array that coordinates the threads. */
@@ -107,7 +114,9 @@ export async function verifyClaimedChunks(
       leaves: true,
     });
     if (!result.ok && plan.stopAtFirstIssue) stopAfter(control, index);
-    const chunk: ChunkResult = { index, result, leaves };
+    // Roots only where they are the tree's: a chunk that starts at a tile boundary.
+    const tileRoots = leaves && (from - 1) % TILE_WIDTH === 0 ? tileRootsOf(leaves) : null;
+    const chunk: ChunkResult = { index, result, leaves, tileRoots };
     results.push(chunk);
     await onChunk(chunk);
   }

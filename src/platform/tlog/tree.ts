@@ -87,17 +87,41 @@ function pyramidOf(tile: Buffer): Pyramid {
   const levels: Pyramid = [tile];
   let below = tile.toString('latin1');
   for (let r = 1; r <= TILE_HEIGHT; r += 1) {
-    const count = below.length / (2 * HASH_SIZE);
-    const inputs: string[] = new Array<string>(count);
-    for (let i = 0; i < count; i += 1)
-      inputs[i] = `\x01${below.substring(2 * HASH_SIZE * i, 2 * HASH_SIZE * (i + 1))}`;
-    PAIRS.write(inputs.join(''), 0, count * NODE_INPUT_SIZE, 'latin1');
-    const digests: string[] = new Array<string>(count);
-    for (let i = 0; i < count; i += 1) digests[i] = hash('sha256', PAIR_VIEWS[i]!, 'binary');
-    below = digests.join('');
+    below = levelAbove(below);
     levels.push(Buffer.from(below, 'latin1'));
   }
   return levels;
+}
+
+/** One level of a tile's interior: the node hashes over `below`'s pairs, as latin1 strings. */
+function levelAbove(below: string): string {
+  const count = below.length / (2 * HASH_SIZE);
+  const inputs: string[] = new Array<string>(count);
+  for (let i = 0; i < count; i += 1)
+    inputs[i] = `\x01${below.substring(2 * HASH_SIZE * i, 2 * HASH_SIZE * (i + 1))}`;
+  PAIRS.write(inputs.join(''), 0, count * NODE_INPUT_SIZE, 'latin1');
+  const digests: string[] = new Array<string>(count);
+  for (let i = 0; i < count; i += 1) digests[i] = hash('sha256', PAIR_VIEWS[i]!, 'binary');
+  return digests.join('');
+}
+
+/**
+ * The roots of the whole tiles (256 leaves each) in a run of leaf hashes that starts at a tile
+ * boundary, 32 bytes each; a partial tile at the end has none. `ledger:verify`'s threads take them
+ * with the leaves they hash, so the thread that grows the tree (`appendLeafHashes`) hashes only
+ * the levels above: a tile's 255 interior hashes were about a tenth of a pass, all on one thread.
+ */
+export function tileRootsOf(leaves: Uint8Array): Buffer {
+  const tileBytes = TILE_WIDTH * HASH_SIZE;
+  const whole = Math.floor(leaves.length / tileBytes);
+  const text = Buffer.from(leaves.buffer, leaves.byteOffset, whole * tileBytes).toString('latin1');
+  const roots: string[] = new Array<string>(whole);
+  for (let t = 0; t < whole; t += 1) {
+    let below = text.substring(t * tileBytes, (t + 1) * tileBytes);
+    for (let r = 1; r <= TILE_HEIGHT; r += 1) below = levelAbove(below);
+    roots[t] = below;
+  }
+  return Buffer.from(roots.join(''), 'latin1');
 }
 
 function nodeOf(level: Buffer, index: number): Buffer {
@@ -166,21 +190,32 @@ export class TileTree implements HashSource {
 
   /**
    * Appends leaves given as their hashes, 32 bytes each, in seq order after the current size
-   * (`ledger:verify`, whose chain walk hashed the leaves as it read the rows).
+   * (`ledger:verify`, whose chain walk hashed the leaves as it read the rows), with the roots of
+   * the run's whole tiles when the walk took those too (`tileRootsOf`).
    */
-  appendLeafHashes(hashes: Uint8Array): void {
+  appendLeafHashes(hashes: Uint8Array, tileRoots?: Uint8Array): void {
     if (hashes.length % 32 !== 0) throw new RangeError('leaf hashes come in 32-byte units');
     const filled: StoredTile[] = [];
     const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.length);
     const tileBytes = TILE_WIDTH * HASH_SIZE;
+    // The roots given (`tileRootsOf`) are those of the run's whole tiles counted from its start:
+    // they are this tree's tiles only when the run starts at a tile boundary.
+    const roots =
+      tileRoots && (this.#partial[0]?.length ?? 0) === 0
+        ? Buffer.from(tileRoots.buffer, tileRoots.byteOffset, tileRoots.length)
+        : undefined;
     let at = 0;
     // Up to the next tile boundary leaf by leaf; then whole tiles straight from the run's bytes
     // (copied: the tree keeps them), with no view per leaf.
     for (; at < bytes.length && (this.#partial[0]?.length ?? 0) > 0; at += 32)
       this.#appendLeaf(bytes.subarray(at, at + 32), filled);
-    for (; at + tileBytes <= bytes.length; at += tileBytes) {
+    for (let t = 0; at + tileBytes <= bytes.length; at += tileBytes, t += 1) {
       this.#size += TILE_WIDTH;
-      this.#closeTile(0, Buffer.from(bytes.subarray(at, at + tileBytes)), filled);
+      const root =
+        roots && roots.length >= (t + 1) * HASH_SIZE
+          ? roots.subarray(t * HASH_SIZE, (t + 1) * HASH_SIZE)
+          : undefined;
+      this.#closeTile(0, Buffer.from(bytes.subarray(at, at + tileBytes)), filled, root && Buffer.from(root));
     }
     for (; at < bytes.length; at += 32) this.#appendLeaf(bytes.subarray(at, at + 32), filled);
     if (filled.length > 0) this.storage.saveTiles(filled);
@@ -197,16 +232,24 @@ export class TileTree implements HashSource {
     }
   }
 
-  /** Level `level`'s next full tile, `bytes` (its 256 hashes): stored, remembered, its root one level up. */
-  #closeTile(level: number, bytes: Buffer, filled: StoredTile[]): void {
+  /**
+   * Level `level`'s next full tile, `bytes` (its 256 hashes): stored, its root one level up. Its
+   * interior levels are computed and remembered unless its `root` is given (`appendLeafHashes`);
+   * a node inside it is then computed from the stored tile when asked for.
+   */
+  #closeTile(level: number, bytes: Buffer, filled: StoredTile[], root?: Buffer): void {
     const index = this.#full[level] ?? 0;
     filled.push({ level, index, hashes: bytes });
-    const pyramid = pyramidOf(bytes);
-    this.#remember(level, index, pyramid);
+    let top = root;
+    if (!top) {
+      const pyramid = pyramidOf(bytes);
+      this.#remember(level, index, pyramid);
+      top = pyramid[TILE_HEIGHT]!;
+    }
     this.#full[level] = index + 1;
     this.#full[level + 1] ??= 0;
     const up = (this.#partial[level + 1] ??= []);
-    up.push(pyramid[TILE_HEIGHT]!);
+    up.push(top);
     if (up.length === TILE_WIDTH) {
       this.#partial[level + 1] = [];
       this.#closeTile(level + 1, Buffer.concat(up), filled);

@@ -46,15 +46,19 @@ export async function verifyTree(
  */
 export class TreeOfLeaves {
   readonly #tree = new TileTree(new MemoryTileStorage());
-  readonly #waiting = new Map<number, Uint8Array>();
+  readonly #waiting = new Map<number, { leaves: Uint8Array; tileRoots?: Uint8Array }>();
   #next = 0;
 
-  /** Run `index` (0, 1, 2, …) of leaf hashes, 32 bytes each, leaves in seq order within it. */
-  add(index: number, leaves: Uint8Array): void {
-    this.#waiting.set(index, leaves);
+  /**
+   * Run `index` (0, 1, 2, …) of leaf hashes, 32 bytes each, leaves in seq order within it, and
+   * optionally the roots of its whole tiles (`tileRootsOf`, used when the run starts at a tile
+   * boundary).
+   */
+  add(index: number, leaves: Uint8Array, tileRoots?: Uint8Array): void {
+    this.#waiting.set(index, tileRoots ? { leaves, tileRoots } : { leaves });
     for (let run = this.#waiting.get(this.#next); run; run = this.#waiting.get(this.#next)) {
       this.#waiting.delete(this.#next);
-      this.#tree.appendLeafHashes(run);
+      this.#tree.appendLeafHashes(run.leaves, run.tileRoots);
       this.#next += 1;
     }
   }

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { verifyInParallel } from '../../../scripts/lib/parallel-verify.js';
+import { chunkSizeFor, verifyInParallel } from '../../../scripts/lib/parallel-verify.js';
 import { VerifyWorkers } from '../../../scripts/lib/verify-workers.js';
 import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
 import { verifyStore } from '../../../src/platform/ledger/verify-store.js';
-import { eventLeafHash } from '../../../src/platform/tlog/tree.js';
+import { MemoryTileStorage } from '../../../src/platform/tlog/sqlite-tiles.js';
+import { eventLeafHash, TileTree, tileRootsOf } from '../../../src/platform/tlog/tree.js';
 import { TreeOfLeaves } from '../../../src/platform/tlog/verify-tree.js';
 import { chain } from '../../support/events.js';
 
@@ -115,4 +116,63 @@ describe('ledger:verify across threads (scripts/lib/parallel-verify.ts)', functi
       for (const result of parallel) expect(result).to.deep.equal(sequential);
     });
   }
+});
+
+describe('ledger:verify chunks of whole Merkle tiles (scripts/lib/parallel-verify.ts)', function () {
+  this.timeout(60_000);
+
+  it('cuts a ledger into chunks of whole tiles once a chunk holds one, about four per thread', () => {
+    expect(chunkSizeFor(300, 3)).to.equal(25);
+    expect(chunkSizeFor(2_100, 2)).to.equal(512);
+    expect(chunkSizeFor(100_000, 2)).to.equal(10_240);
+    expect(chunkSizeFor(1_000_000, 2)).to.equal(10_240);
+  });
+
+  it("hands each chunk's tile roots with its leaves, and the tree grown from them is the ledger's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plumbline-parallel-tiles-'));
+    const store = SqliteEventStore.open(join(dir, 'ledger.db'));
+    try {
+      const events = 2_100;
+      await store.append(chain(events), 0);
+      const records = await store.readRecords(1, events);
+      const want = new TileTree(new MemoryTileStorage());
+      want.append(records);
+      for (const mainThreadVerifies of [true, false]) {
+        const tree = new TreeOfLeaves();
+        const runs = new Map<number, { leaves: Uint8Array; tileRoots: Uint8Array | undefined }>();
+        const result = await verifyInParallel(store, events, VerifyWorkers.boot(1), {
+          stopAtFirstIssue: true,
+          mainThreadVerifies,
+          onLeaves: (index, leaves, tileRoots) => {
+            runs.set(index, { leaves, tileRoots });
+            tree.add(index, leaves, tileRoots);
+          },
+        });
+        // Two threads: 512-event chunks; the worker alone: 768. Every chunk starts at a tile
+        // boundary and hands over the roots of all its whole tiles (the short last chunk has none).
+        const size = chunkSizeFor(events, mainThreadVerifies ? 2 : 1);
+        expect(size).to.equal(mainThreadVerifies ? 512 : 768);
+        expect(result).to.deep.include({ ok: true, chunks: Math.ceil(events / size) });
+        for (const [index, run] of runs) {
+          const length = Math.min(size, events - index * size);
+          expect(run.leaves.length, `chunk ${index}`).to.equal(length * 32);
+          expect(run.tileRoots?.length, `chunk ${index}`).to.equal(Math.floor(length / 256) * 32);
+          expect(Buffer.from(run.tileRoots!).equals(tileRootsOf(run.leaves)), `chunk ${index}`).to.equal(
+            true,
+          );
+        }
+        const verified = tree.verify(new MemoryTileStorage(), [
+          { label: 'the tree of the records', checkpoint: { origin: 'o', size: events, root: want.root() } },
+        ]);
+        expect(verified, `main thread verifies: ${mainThreadVerifies}`).to.deep.include({
+          ok: true,
+          size: events,
+        });
+        expect(verified.root.equals(want.root())).to.equal(true);
+      }
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -12,7 +12,13 @@ import {
   verifyInclusion,
 } from '../../../../src/platform/tlog/merkle.js';
 import { MemoryTileStorage } from '../../../../src/platform/tlog/sqlite-tiles.js';
-import { catchUpTree, eventLeafHash, TileTree, type LeafEvent } from '../../../../src/platform/tlog/tree.js';
+import {
+  catchUpTree,
+  eventLeafHash,
+  TileTree,
+  tileRootsOf,
+  type LeafEvent,
+} from '../../../../src/platform/tlog/tree.js';
 
 /** A chain of link fields, as the ledger would hold them. */
 function chain(n: number): (LeafEvent & { hash: string })[] {
@@ -86,5 +92,46 @@ describe('tlog tile tree', () => {
     expect(tree.tile(0, 274, 1)).to.equal(null);
     expect(tree.tile(2, 0, 1)!.equals(src.node(16, 0))).to.equal(true); // one complete 65,536-leaf subtree
     expect(tree.tile(2, 0, 2)).to.equal(null);
+  });
+
+  it("grows the same tree from runs of leaf hashes with their tiles' roots (ledger:verify's threads) as from the leaves alone", () => {
+    const src = memorySource(leaves);
+    const bytes = Buffer.concat(leaves);
+    // Roots of whole tiles only, each the node of height 8 over its 256 leaves; a run's tail has none.
+    const roots = tileRootsOf(bytes.subarray(0, 600 * 32));
+    expect(roots.length).to.equal(2 * 32);
+    expect(roots.subarray(32).equals(src.node(8, 1))).to.equal(true);
+    // Runs as a parallel pass cuts them: whole tiles, then a ragged one and runs after it, whose
+    // roots start off a tile boundary and so must be ignored (they are another run's tiles).
+    const cuts = [0, 2560, 5120, 65_536, 65_700, 66_048, 70_000];
+    const withRoots = new TileTree(new MemoryTileStorage());
+    const plain = new TileTree(new MemoryTileStorage());
+    for (let i = 1; i < cuts.length; i += 1) {
+      const run = bytes.subarray(cuts[i - 1]! * 32, cuts[i]! * 32);
+      withRoots.appendLeafHashes(run, tileRootsOf(run));
+      plain.appendLeafHashes(run);
+      expect(withRoots.root().equals(plain.root()), `after ${cuts[i]}`).to.equal(true);
+    }
+    expect(withRoots.root().equals(rootOfLeafHashes(leaves))).to.equal(true);
+    for (const [level, count] of [
+      [0, 273],
+      [1, 1],
+      [2, 0],
+    ] as const) {
+      for (let t = 0; t < count; t += 1)
+        expect(
+          withRoots.tile(level, t, 256)!.equals(plain.tile(level, t, 256)!),
+          `tile ${level}/${t}`,
+        ).to.equal(true);
+    }
+    for (const i of [0, 300, 65_535, 69_999])
+      expect(verifyInclusion(i, 70_000, leaves[i]!, withRoots.inclusionProof(i), withRoots.root())).to.equal(
+        true,
+      );
+    // A wrong root is taken as given: the tree is then not the leaves' (ledger:verify reports it).
+    const lied = new TileTree(new MemoryTileStorage());
+    const run = bytes.subarray(0, 512 * 32);
+    lied.appendLeafHashes(run, Buffer.alloc(64, 7));
+    expect(lied.root().equals(rootOfLeafHashes(leaves.slice(0, 512)))).to.equal(false);
   });
 });
