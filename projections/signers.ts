@@ -5,11 +5,12 @@
 import type { SealedEvent } from '../src/platform/ledger/envelope.js';
 import type { Projection } from '../src/platform/projections/runtime.js';
 import type { SignerEnrolledData, SignerInvitedData, SignerRevokedData } from '../src/signers/events.js';
-import { initSignersState, type SignersState } from '../src/signers/facts.js';
+import { initSignersState, orgKey, type SignersState } from '../src/signers/facts.js';
 
 export const signersProjection: Projection<SignersState> = {
   name: 'signers',
-  version: 1,
+  // 2: enrolled keys indexed per org (`by_org_key`, `<org_id>/<key_id>`), not across orgs (`by_key`).
+  version: 2,
   init: initSignersState,
   evolve(state, event: SealedEvent) {
     switch (event.type) {
@@ -43,7 +44,8 @@ export const signersProjection: Projection<SignersState> = {
         if (!signer || signer.status !== 'INVITED') return state;
         signer.status = 'ENROLLED';
         signer.key = { key_id: d.key_id, public_key: d.public_key, enrolled_at: event.recorded_at };
-        state.by_key[d.key_id] = d.signer_id;
+        // The signer's own org (the event's meta may name none: the signer enrolls with no API key).
+        state.by_org_key[orgKey(signer.org_id, d.key_id)] = d.signer_id;
         delete state.by_token[signer.token_sha256];
         return state;
       }

@@ -1,8 +1,8 @@
 /**
  * The signers deciders (ARCHITECTURE §5): pure functions of the signers read model, the command
  * and its context. Invitation binds a capacity to a party; enrollment needs the one-time token
- * alone (before it expires) and a valid Ed25519 public key not already serving another signer;
- * revocation ends a signer's key for good.
+ * alone (before it expires) and a valid Ed25519 public key not already serving another signer of
+ * the same org; revocation ends a signer's key for good.
  */
 import { idFromUuid } from '../platform/ids.js';
 import { ed25519KeyId, ed25519PublicKey } from '../platform/crypto/ed25519.js';
@@ -11,6 +11,7 @@ import { signersEvent, type SignersEvent } from './events.js';
 import {
   ORG_CAPACITIES,
   getSigner,
+  signerIdOfKey,
   type SignerCapacity,
   type SignerCommission,
   type SignersState,
@@ -121,7 +122,9 @@ export function decideEnrollSigner(
       'invalid_key',
     );
   const key_id = ed25519KeyId(cmd.public_key);
-  if (Object.hasOwn(state.by_key, key_id))
+  // Unique within the inviting org only: another org's signers with this key neither block the
+  // enrollment nor answer differently (an org learns nothing of another's keys).
+  if (signerIdOfKey(state, signer.org_id, key_id) !== undefined)
     return { ok: false, code: 'CONFLICT', detail: 'this public key is already enrolled for another signer' };
   return {
     ok: true,

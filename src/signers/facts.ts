@@ -54,12 +54,30 @@ export interface SignersState {
   signers: Record<string, Signer>;
   /** Token SHA-256 → signer id (invitations). */
   by_token: Record<string, string>;
-  /** Key id → signer id (one public key serves one signer). */
-  by_key: Record<string, string>;
+  /**
+   * `<org_id>/<key_id>` → signer id ({@link orgKey}): within an org one public key serves one
+   * signer (revoked ones included). Unique per org, not across orgs: a person who signs for two
+   * lenders with one key enrolls with each, and one org's keys never block nor show in another's.
+   */
+  by_org_key: Record<string, string>;
   by_org: Record<string, string[]>;
 }
 
-export const initSignersState = (): SignersState => ({ signers: {}, by_token: {}, by_key: {}, by_org: {} });
+export const initSignersState = (): SignersState => ({
+  signers: {},
+  by_token: {},
+  by_org_key: {},
+  by_org: {},
+});
+
+/** The `by_org_key` key of an org's enrolled key. */
+export const orgKey = (org_id: string, key_id: string): string => `${org_id}/${key_id}`;
+
+/** The id of the org's signer the key is enrolled for (revoked or not), or undefined. */
+export function signerIdOfKey(state: SignersState, org_id: string, key_id: string): string | undefined {
+  const key = orgKey(org_id, key_id);
+  return Object.hasOwn(state.by_org_key, key) ? state.by_org_key[key] : undefined;
+}
 
 /** The org's signer, or undefined (another org's answers as unknown). */
 export function getSigner(state: SignersState, org_id: string, signer_id: string): Signer | undefined {

@@ -3,7 +3,17 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { generateSignerKey, signDraw, type SignableDraw } from '../../src/sdk/duties.js';
 import { startJourney, type DrawJourney } from '../support/draw-journey.js';
-import { enroll, enrolledSigner, invite, signDrawAs, signWaiverAs } from '../support/signers.js';
+import { ed25519KeyId } from '../../src/platform/crypto/ed25519.js';
+import type { IssuedKey } from '../../src/orgs/keys.js';
+import { firstDrawBody, projectBody } from '../support/api-fixtures.js';
+import {
+  enroll,
+  enrolledSigner,
+  invite,
+  signDrawAs,
+  signWaiverAs,
+  type InviteBody,
+} from '../support/signers.js';
 
 /**
  * Signed duties (issue 15, docs/duties.md): signer identities enrolled with a one-time token, draw
@@ -82,6 +92,129 @@ describe('signed duties: signers, draw signatures, executed waivers (issue 15)',
       await refused(() => post({ name: 'L', capacity: 'Lender', entity_id: j.gc }), 400, 'not_allowed');
       await refused(() => post({ name: 'C', capacity: 'Contractor' }), 400, 'required');
       await refused(() => post({ name: 'N', capacity: 'Notary' }), 400, 'commission');
+    });
+  });
+
+  /**
+   * A public key is unique within an org, not across orgs (mission: an org sees and changes only its
+   * own things): one person who signs for two lenders with one hardware key enrolls with each, each
+   * enrollment is its own org's signer, and what another org enrolled neither blocks nor shows.
+   */
+  describe('one public key in two orgs', () => {
+    const dana = (): InviteBody => ({ name: 'Dana Keystone', capacity: 'Contractor', entity_id: j.gc });
+    /** Draw 1 of another lender's project with the journey's GC and architect. */
+    const otherLendersDraw = async (other: IssuedKey): Promise<string> => {
+      const created = async (path: string, body: object): Promise<string> => {
+        const res = await j.post(path, body, other);
+        expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(201);
+        return String(res.body.id);
+      };
+      const owner = await created('/api/entities', { legal_name: 'Bayfront Owner LLC', roles: ['owner'] });
+      const project = await created(
+        '/api/projects',
+        projectBody({ borrower: owner, general_contractor: j.gc, architect: j.architect }),
+      );
+      return created(`/api/projects/${project}/draws`, firstDrawBody());
+    };
+    const signatureOf = async (key: IssuedKey, drawId: string, role: string) => {
+      const res = await request(j.svc.app)
+        .get(`/api/draws/${drawId}`)
+        .set({ Authorization: `Bearer ${key.key}` });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const signatures = res.body.signatures as { role: string; signer_id: string; key_id: string }[];
+      return signatures
+        .filter((s) => s.role === role)
+        .map((s) => ({ signer_id: s.signer_id, key_id: s.key_id }));
+    };
+
+    it('enrolls the key for a signer of each org; each org’s signatures verify and count for its own signer', async () => {
+      const other = await j.svc.key('Bayfront Savings');
+      const { keyPair, publicKey } = await generateSignerKey();
+      // The other lender enrolls her first; then the journey's lender does, with the same key.
+      const theirs = await invite(j.svc.app, other, dana());
+      const theirEnrollment = await enroll(j.svc.app, theirs.token, publicKey);
+      expect(theirEnrollment.status, JSON.stringify(theirEnrollment.body)).to.equal(201);
+      const ours = await invite(j.svc.app, j.lender, dana());
+      const ourEnrollment = await enroll(j.svc.app, ours.token, publicKey);
+      expect(ourEnrollment.status, JSON.stringify(ourEnrollment.body)).to.equal(201);
+      const key_id = String(ourEnrollment.body.key_id);
+      expect(theirEnrollment.body.key_id).to.equal(key_id);
+      const ourSigner = { id: ours.id, key_id, publicKey, privateKey: keyPair.privateKey };
+      const theirSigner = { ...ourSigner, id: theirs.id };
+
+      // Each org's draw, signed with the one key, is attributed to that org's own signer.
+      const theirDraw = await otherLendersDraw(other);
+      expect((await signDrawAs(j.svc.app, j.lender, j.drawId, 'Contractor', ourSigner)).status).to.equal(201);
+      expect((await signDrawAs(j.svc.app, other, theirDraw, 'Contractor', theirSigner)).status).to.equal(201);
+      expect(await signatureOf(j.lender, j.drawId, 'Contractor')).to.deep.equal([
+        { signer_id: ours.id, key_id },
+      ]);
+      expect(await signatureOf(other, theirDraw, 'Contractor')).to.deep.equal([
+        { signer_id: theirs.id, key_id },
+      ]);
+      // Neither org can sign with the other's signer, and each lists only its own.
+      await refused(
+        () => signDrawAs(j.svc.app, j.lender, j.drawId, 'Architect', theirSigner),
+        400,
+        'signer_not_enrolled',
+      );
+      const listed = await request(j.svc.app).get('/api/signers').set(auth());
+      expect(
+        (listed.body.items as { id: string; key: { key_id: string } | null }[])
+          .filter((s) => s.key?.key_id === key_id)
+          .map((s) => s.id),
+      ).to.deep.equal([ours.id]);
+
+      // Our gate counts our signer; the other org revoking its own signer changes nothing here.
+      const counted = '1 of 3 signed; Architect: not signed; Lender: not signed';
+      expect((await failing()).signatures).to.equal(counted);
+      const revoked = await j.post(`/api/signers/${theirs.id}/revoke`, { reason: 'left the firm' }, other);
+      expect(revoked.status, JSON.stringify(revoked.body)).to.equal(201);
+      expect((await failing()).signatures).to.equal(counted);
+      expect((await signDrawAs(j.svc.app, j.lender, j.drawId, 'Contractor', ourSigner)).status).to.equal(409);
+    });
+
+    it('still refuses the key for a second signer of the same org, in either org', async () => {
+      const other = await j.svc.key('Bayfront Savings');
+      const { publicKey } = await generateSignerKey();
+      for (const key of [other, j.lender]) {
+        const first = await invite(j.svc.app, key, dana());
+        expect((await enroll(j.svc.app, first.token, publicKey)).status).to.equal(201);
+      }
+      for (const key of [other, j.lender]) {
+        const second = await invite(j.svc.app, key, { name: 'Dana again', capacity: 'Lender' });
+        const res = await refused(() => enroll(j.svc.app, second.token, publicKey), 409);
+        expect(res.body.detail).to.equal('this public key is already enrolled for another signer');
+      }
+    });
+
+    it('answers an org the same whether or not another org enrolled the key (no existence oracle)', async () => {
+      const other = await j.svc.key('Bayfront Savings');
+      /** The org enrolls the key for one signer, then for a second one: both answers, ids left out. */
+      const answers = async (publicKey: string) => {
+        const out: Record<string, unknown>[] = [];
+        for (const name of ['First', 'Second']) {
+          const { token } = await invite(j.svc.app, j.lender, { name, capacity: 'Lender' });
+          const res = await enroll(j.svc.app, token, publicKey);
+          const {
+            id: _id,
+            ledger: _ledger,
+            request_id: _request,
+            ...rest
+          } = res.body as Record<string, unknown>;
+          out.push({ status: res.status, ...rest });
+        }
+        return out;
+      };
+      const enrolledElsewhere = (await generateSignerKey()).publicKey;
+      const { token } = await invite(j.svc.app, other, dana());
+      expect((await enroll(j.svc.app, token, enrolledElsewhere)).status).to.equal(201);
+      const seen = await answers(enrolledElsewhere);
+      const unseen = await answers((await generateSignerKey()).publicKey);
+      expect(seen[0]).to.deep.include({ status: 201, key_id: ed25519KeyId(enrolledElsewhere) });
+      expect(seen.map(({ key_id: _k, ...rest }) => rest)).to.deep.equal(
+        unseen.map(({ key_id: _k, ...rest }) => rest),
+      );
     });
   });
 
