@@ -24,6 +24,7 @@ import {
   drawSigningDocument,
   roleMismatch,
   signedBy,
+  signerOfOrg,
   waiverSha256,
   waiverSigningDocument,
   type Signer,
@@ -130,7 +131,10 @@ export interface GateContext {
   no_evidence_rails: readonly string[];
   /** The rail the push asks for. */
   rail: PushRail;
-  /** Signers by id at the head (signers capability): who may sign, with which key. */
+  /**
+   * Signers by id at the head (signers capability): who may sign, with which key. Only the
+   * project's org's signers count (`signerOfOrg`): one key may serve a signer in each org.
+   */
   signers: Readonly<Record<string, Signer>>;
   /** Signatures executing documents, by document id (projects capability). */
   document_signatures: Readonly<Record<string, readonly DocumentSignature[]>>;
@@ -385,7 +389,7 @@ export function countedSignatures(
     const valid = given.find((s) => {
       if (s.attestation !== 'ED25519' || s.signer_id === null || s.signature === null) return false;
       if (s.application_sha256 !== current) return false;
-      const signer = signers[s.signer_id];
+      const signer = signerOfOrg(signers, project.org_id, s.signer_id);
       const key = activeKeyOf(signer);
       if (!signer || !key || key.key_id !== s.key_id) return false;
       if ([...counted.values()].includes(signer.id) || usedKeys.has(key.key_id)) return false;
@@ -428,7 +432,7 @@ export function isExecutedBySignature(
   const current = waiverSha256(waiver);
   const document = waiverSigningDocument(waiver);
   return (ctx.document_signatures[waiver.id] ?? []).some((s) => {
-    const signer = ctx.signers[s.signer_id];
+    const signer = signerOfOrg(ctx.signers, waiver.org_id, s.signer_id);
     return (
       signer !== undefined &&
       signer.entity_id === waiver.claimant &&
@@ -487,7 +491,7 @@ export function notarialActProblem(
       : 'is not notarized';
   const digest = sha256Hex(canonicalJson(document));
   const problems = acts.map((act) => {
-    const notary = ctx.signers[act.notary_signer_id];
+    const notary = signerOfOrg(ctx.signers, ctx.project.org_id, act.notary_signer_id);
     if (notary?.capacity !== 'Notary' || activeKeyOf(notary)?.key_id !== act.key_id)
       return 'has an act by a notary who is not enrolled or was revoked';
     if (act.document_sha256 !== digest) return 'has an act over other bytes';
@@ -497,7 +501,7 @@ export function notarialActProblem(
       return `has an act dated ${act.act_date} under a commission that expired on ${act.commission_expires_on}`;
     if (act.commission_state !== ctx.project.jurisdiction)
       return `has an act under a ${act.commission_state} commission, not the project's ${ctx.project.jurisdiction}`;
-    const appeared = ctx.signers[act.appeared_signer_id];
+    const appeared = signerOfOrg(ctx.signers, ctx.project.org_id, act.appeared_signer_id);
     if (document.type === 'LIEN_WAIVER' && appeared?.entity_id !== document.claimant)
       return 'has an act where the signer who appeared is not the claimant’s';
     return null;

@@ -81,7 +81,19 @@ export function signerIdOfKey(state: SignersState, org_id: string, key_id: strin
 
 /** The org's signer, or undefined (another org's answers as unknown). */
 export function getSigner(state: SignersState, org_id: string, signer_id: string): Signer | undefined {
-  const signer = state.signers[signer_id];
+  return signerOfOrg(state.signers, org_id, signer_id);
+}
+
+/**
+ * The org's signer among signers by id (what the payment gate holds), or undefined: another org's
+ * signer — which may hold the very same key (keys are unique per org) — answers as unknown.
+ */
+export function signerOfOrg(
+  signers: Readonly<Record<string, Signer>>,
+  org_id: string,
+  signer_id: string,
+): Signer | undefined {
+  const signer = signers[signer_id];
   return signer !== undefined && signer.org_id === org_id ? signer : undefined;
 }
 

@@ -14,7 +14,23 @@ import {
   TREASURY_PROFILE,
 } from '../../../src/projects/profiles.js';
 import { aDraw, aProject, GC, SUB } from '../compile/fixtures.js';
-import { DRAW_1, DRAW_2, executedBySignature, notarizedByAct, passingContext, waivers } from './fixtures.js';
+import type { LienWaiver } from '../../../src/projects/facts.js';
+import type { NotarialActRecord } from '../../../src/governance/events.js';
+import {
+  aSigner,
+  drawSignature,
+  DRAW_1,
+  DRAW_2,
+  executedBySignature,
+  notarialAct,
+  notarizedByAct,
+  passingContext,
+  SIGNERS,
+  signersById,
+  waivers,
+  waiverSignature,
+  type TestSigner,
+} from './fixtures.js';
 
 const failing = (results: GateResult[]) => results.filter((r) => !r.passed).map((r) => r.gate);
 
@@ -359,6 +375,85 @@ describe('payment gate (SPEC §6, DOMAIN §12)', () => {
       expect(results.find((r) => r.gate === 'notarization')?.detail).to.equal(
         'the profile requires no notarized documents',
       );
+    });
+  });
+
+  /**
+   * One public key may serve a signer in each of two orgs (docs/duties.md): the gate counts only
+   * signers of the draw's own org, so nothing recorded is ever attributed to another org's signer
+   * that happens to share the key and the party.
+   */
+  describe('signers of another org with the same key', () => {
+    /** Another org's signer of the same capacity and party, enrolled with `who`'s very key. */
+    const twinElsewhere = (who: TestSigner): TestSigner => {
+      const other = aSigner(who.signer.capacity, who.signer.entity_id, 'org_other');
+      return {
+        privateKey: who.privateKey,
+        signer: { ...other.signer, commission: who.signer.commission, key: who.signer.key },
+      };
+    };
+    const gate = (ctx: GateContext, name: GateResult['gate']) =>
+      evaluateGates(CONSTRUCTION_PROFILE, ctx).find((r) => r.gate === name);
+
+    it('does not count a draw signature by another org’s signer of the party', () => {
+      const twin = twinElsewhere(SIGNERS.Contractor);
+      const ctx = passingContext();
+      const draw = {
+        ...ctx.draw,
+        signatures: [
+          drawSignature(ctx.draw, 'Contractor', twin, 12),
+          ...ctx.draw.signatures.filter((s) => s.role !== 'Contractor'),
+        ],
+      };
+      const signers = { ...ctx.signers, ...signersById(twin) };
+      expect(gate({ ...ctx, signers }, 'signatures')?.passed).to.equal(true);
+      expect(gate({ ...ctx, draw, signers }, 'signatures')).to.deep.include({
+        passed: false,
+        detail: '2 of 3 signed; Contractor: no signature by a distinct, active signer of its party',
+      });
+    });
+
+    it('does not take a waiver as executed by another org’s signer of its claimant', () => {
+      const twin = twinElsewhere(SIGNERS.Sub);
+      const ctx = passingContext();
+      const waiver = ctx.documents.find((d) => d.id === 'WAIV-condsubsubsubsub') as LienWaiver;
+      const document_signatures = {
+        ...ctx.document_signatures,
+        [waiver.id]: [waiverSignature(waiver, twin)],
+      };
+      expect(
+        gate(
+          { ...ctx, document_signatures, signers: { ...ctx.signers, ...signersById(twin) } },
+          'waivers_executed',
+        ),
+      ).to.deep.include({
+        passed: false,
+        detail: "not executed (no signature by the claimant's signer): WAIV-condsubsubsubsub",
+      });
+    });
+
+    it('does not take a notarial act by another org’s notary, nor another org’s signer as the one who appeared', () => {
+      const notary = twinElsewhere(SIGNERS.Notary);
+      const appeared = twinElsewhere(SIGNERS.Sub);
+      const ctx = passingContext();
+      const waiver = ctx.documents.find((d) => d.id === 'WAIV-condsubsubsubsub') as LienWaiver;
+      const signers = { ...ctx.signers, ...signersById(notary, appeared) };
+      const actBy = (act: NotarialActRecord) => ({ ...ctx.notarial_acts, [waiver.id]: [act] });
+      expect(
+        gate({ ...ctx, signers, notarial_acts: actBy(notarialAct(waiver, appeared)) }, 'notarization'),
+      ).to.deep.include({
+        passed: false,
+        detail: 'WAIV-condsubsubsubsub has an act where the signer who appeared is not the claimant’s',
+      });
+      expect(
+        gate(
+          { ...ctx, signers, notarial_acts: actBy(notarialAct(waiver, SIGNERS.Sub, notary)) },
+          'notarization',
+        ),
+      ).to.deep.include({
+        passed: false,
+        detail: 'WAIV-condsubsubsubsub has an act by a notary who is not enrolled or was revoked',
+      });
     });
   });
 
