@@ -227,6 +227,8 @@ function ingestion(): OperationSpec[] {
       operationId: 'recordChangeOrder',
       tag: 'Ingestion',
       summary: 'Record a change order',
+      description:
+        'executed_on and lender_approved_on are days that happened: a day after today is refused (400, out_of_range). work_started_on may be the scheduled start, after today.',
       body: body('RecordChangeOrderBody', RecordChangeOrderBody),
       response: created('Change order'),
       errors: ['NOT_FOUND'],

@@ -34,7 +34,7 @@ import { findingStream, projectsEvent, projectStream } from './events.js';
 import type { ProjectsState } from './facts.js';
 import { DEFAULT_PROFILE } from './profiles.js';
 import { getDocument, getProject } from './queries.js';
-import { checkEntity, checkSovLine } from './references.js';
+import { checkEntity, checkHappened, checkSovLine } from './references.js';
 
 export * from './decision.js';
 export {
@@ -139,7 +139,15 @@ export function decideRecordChangeOrder(
   if (!project) return notFound(`unknown project ${project_id}`);
   const issues: Issue[] = [];
   body.lines.forEach((l, i) => checkSovLine(project, issues, ['lines', i, 'line'], l.line));
-  if (issues.length > 0) return invalid('the change order names unknown SOV lines', issues);
+  // Execution and lender approval report steps that happened. Executed ahead, the change order
+  // joined the contract (column C, CONTRACT_SUM_MISMATCH, adequacy) on a day the lender chose with
+  // no fact recorded then, and stayed out of MARKET_CO_VELOCITY's window until that day; an
+  // approval not yet given is none. work_started_on may be the scheduled start: a change order is
+  // executed before its work starts, and CHANGE_ORDER_PRECEDENCE waits for that day.
+  checkHappened(ctx, issues, ['executed_on'], body.executed_on);
+  checkHappened(ctx, issues, ['lender_approved_on'], body.lender_approved_on);
+  if (issues.length > 0)
+    return invalid('the change order names unknown SOV lines, or is dated after today', issues);
 
   const numbers = (state.by_project[project.id]?.change_order_ids ?? []).map(
     (id) => state.change_orders[id]?.number,

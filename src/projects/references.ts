@@ -3,6 +3,7 @@
  * returns nothing, so one request reports every broken reference at once. Another org's draw or
  * document is reported exactly like an unknown one: existence never leaks across orgs.
  */
+import { isoDate } from '../platform/clock.js';
 import type { DecideContext, Issue } from './decision.js';
 import type { DocumentType, Project, ProjectsState } from './facts.js';
 
@@ -17,6 +18,19 @@ export function checkEntity(ctx: DecideContext, issues: Issue[], path: Path, id:
 export function checkSovLine(project: Project, issues: Issue[], path: Path, line: number): void {
   if (!project.sov.some((l) => l.line === line)) {
     issues.push({ path, code: 'unknown_sov_line', message: `project ${project.id} has no SOV line ${line}` });
+  }
+}
+
+/**
+ * A date that says when something happened (signed, approved, executed, started) must not lie
+ * after today, the UTC calendar day of `ctx.now`: a day that has not come yet is no evidence, and
+ * the rules that read such a date would judge against a day the caller chose.
+ */
+export function checkHappened(ctx: DecideContext, issues: Issue[], path: Path, on: string | undefined): void {
+  const today = isoDate(ctx.now);
+  if (on !== undefined && on > today) {
+    const field = String(path[path.length - 1]);
+    issues.push({ path, code: 'out_of_range', message: `${field} ${on} is after today (${today})` });
   }
 }
 

@@ -223,6 +223,37 @@ describe('ingestion API (SPEC §5) end to end', function () {
     expect(ordinary.status, JSON.stringify(ordinary.body)).to.equal(201);
   });
 
+  it('refuses a change order executed after today (400 problem+json naming executed_on, nothing recorded) and takes one executed today', async () => {
+    const { id: projectId } = await project();
+    const today = svc.clock.now().toISOString().slice(0, 10);
+    const tomorrow = new Date(svc.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    const changeOrder = (executed_on: string) =>
+      request(svc.app)
+        .post(`/api/projects/${projectId}/change-orders`)
+        .set(auth(lender))
+        .send({
+          number: `CO-${executed_on}`,
+          amount: D(25_000),
+          lines: [{ line: 2, delta: D(25_000) }],
+          description: 'Deeper footings',
+          executed_on,
+        });
+    const before = await svc.head();
+    const ahead = await changeOrder(tomorrow);
+    expect(ahead.status, JSON.stringify(ahead.body)).to.equal(400);
+    expect(ahead.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(ahead.body.code).to.equal('INVALID_REQUEST');
+    expect(ahead.body.errors).to.deep.include({
+      path: 'executed_on',
+      code: 'out_of_range',
+      message: `executed_on ${tomorrow} is after today (${today})`,
+    });
+    expect(await svc.head()).to.equal(before);
+    const onTheDay = await changeOrder(today);
+    expect(onTheDay.status, JSON.stringify(onTheDay.body)).to.equal(201);
+    expect(await svc.head()).to.equal(before + 1);
+  });
+
   it('replays the first response for a repeated Idempotency-Key and refuses the key with another body (422)', async () => {
     const first = await request(svc.app)
       .post('/api/entities')

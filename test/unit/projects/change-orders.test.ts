@@ -8,6 +8,7 @@ import {
   ctx,
   D,
   History,
+  NOW,
   ORG_A,
   ORG_B,
   projectBody,
@@ -94,6 +95,41 @@ describe('recording a change order (SPEC §5 POST /api/projects/:id/change-order
       .given(h.given)
       .when({ type: 'RecordChangeOrder', project_id: project, body }, ctx(ORG_A, 9))
       .thenRejects('INVALID_REQUEST', ['lines', 1, 'line'], 'unknown_sov_line');
+  });
+
+  it('is refused when executed or lender-approved after today, naming the field; today is taken', () => {
+    // Executed ahead, the change order joined the contract (column C, CONTRACT_SUM_MISMATCH,
+    // adequacy) on a day the lender chose and stayed out of MARKET_CO_VELOCITY's window until then.
+    const { h, project } = projectHistory();
+    const today = NOW.toISOString().slice(0, 10);
+    const tomorrow = new Date(NOW.getTime() + 86_400_000).toISOString().slice(0, 10);
+    for (const field of ['executed_on', 'lender_approved_on']) {
+      const body = changeOrderBody({ executed_on: today, [field]: tomorrow });
+      spec
+        .given(h.given)
+        .when({ type: 'RecordChangeOrder', project_id: project, body }, ctx(ORG_A, 9))
+        .thenRejects('INVALID_REQUEST', [field], 'out_of_range');
+    }
+    const dated = { executed_on: today, lender_approved_on: today };
+    spec
+      .given(h.given)
+      .when({ type: 'RecordChangeOrder', project_id: project, body: changeOrderBody(dated) }, ctx(ORG_A, 9))
+      .thenAccepted();
+  });
+
+  it('takes a work start after today: executed and approved before its scheduled start', () => {
+    const { h, project } = projectHistory();
+    const today = NOW.toISOString().slice(0, 10);
+    const nextWeek = new Date(NOW.getTime() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const body = changeOrderBody({
+      executed_on: today,
+      lender_approved_on: today,
+      work_started_on: nextWeek,
+    });
+    spec
+      .given(h.given)
+      .when({ type: 'RecordChangeOrder', project_id: project, body }, ctx(ORG_A, 9))
+      .thenAccepted();
   });
 
   it('is a CONFLICT when the project already has a change order with that number', () => {
