@@ -32,7 +32,7 @@ import {
 } from './events.js';
 import type { Project, ProjectsState } from './facts.js';
 import { getProject, isPartyTo } from './queries.js';
-import { checkEntity, checkSovLine } from './references.js';
+import { checkEntity, checkHappened, checkSovLine } from './references.js';
 
 export function decideRecordObservation(
   state: ProjectsState,
@@ -98,6 +98,10 @@ function observationIssues(
       code: 'out_of_range',
       message: `observed_on ${body.observed_on} is after today (${today})`,
     });
+  // Dates inside the fact that say when something happened are held to the same day (deadlines —
+  // abate_by, needed_by — and a forecast's date may lie ahead). Reached ahead, a milestone never
+  // slipped (SCHEDULE_SLIPPAGE, the GC's schedule_performance) whenever it was really reached.
+  if (body.kind === 'milestone') checkHappened(ctx, issues, ['completed_on'], body.completed_on);
   const needsProject = (what: string) =>
     issues.push({ path: ['project_id'], code: 'project_required', message: `${what} needs a project_id` });
   if (body.kind === 'milestone') {

@@ -25,7 +25,7 @@ const KIND_SAMPLES: Record<string, Record<string, unknown>> = {
     headcount: 42,
     prevailing_wage_ok: true,
   },
-  milestone: { name: 'Foundation complete', completed_on: '2026-05-20' },
+  milestone: { name: 'Foundation complete', completed_on: '2026-03-12' },
   osha_citation: { activity_nr: '1712345', type: 'S', penalty: 1_563_400, abate_by: '2026-04-01' },
   incident: { recordable: true, lost_time: false },
   hours_worked: { hours: 12_500 },
@@ -200,6 +200,23 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
       .thenAccepted();
   });
 
+  it('is refused when a milestone is reached after today, naming completed_on; today itself is fine', () => {
+    // Reached ahead (on its due day, say), a milestone never slipped whenever it was really reached:
+    // SCHEDULE_SLIPPAGE and the GC's schedule_performance read it as on time.
+    const { h, project } = projectHistory();
+    const reached = (completed_on: string) =>
+      observationBody({ kind: 'milestone', project_id: project, name: 'Foundation complete', completed_on });
+    // NOW is 2026-03-15; the milestone is due 2026-04-30.
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: reached('2026-03-16') }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['completed_on'], 'out_of_range');
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: reached('2026-03-15') }, ctx(ORG_A, 9))
+      .thenAccepted();
+  });
+
   it('is refused for a delivery against an SOV line the project does not have', () => {
     const { h, project } = projectHistory();
     const body = observationBody({
@@ -224,7 +241,7 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
     });
     const p = h.state().projects[project]!;
     expect(p.milestones).to.deep.equal([
-      { name: 'Foundation complete', due_on: '2026-04-30', completed_on: '2026-05-20' },
+      { name: 'Foundation complete', due_on: '2026-04-30', completed_on: '2026-03-12' },
     ]);
     expect(p.last_fact_seq).to.equal(2);
   });

@@ -114,7 +114,7 @@ function command(s: ProjectsState, op: Op, i: number): ProjectsCommand | null {
               kind: 'milestone',
               project_id: project,
               name: 'Foundation complete',
-              completed_on: `2026-05-1${op.n}`,
+              completed_on: `2026-03-1${op.n}`,
             }),
           }
         : {
