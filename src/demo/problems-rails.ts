@@ -58,7 +58,9 @@ export const safetyTroubles: Problem = {
       abateBy: number,
       abated: number | null,
     ) =>
-      observation(on(today, daysAgo), {
+      // An abated citation is recorded the day its abatement is known: an abatement dated after
+      // the day a fact is recorded has not happened (refused, 400).
+      observation(on(today, abated ?? daysAgo), {
         kind: 'osha_citation',
         entity: gc,
         observed_on: on(today, daysAgo),

@@ -44,7 +44,8 @@ export function decideRecordObservation(
   const furnisher = furnisherRefusal(state, project, body, ctx);
   if (furnisher !== null) return furnisher;
   const issues = observationIssues(project, body, ctx);
-  if (issues.length > 0) return invalid('the observation references something unknown', issues);
+  if (issues.length > 0)
+    return invalid('the observation references something unknown, or is dated after today', issues);
 
   const observation_id = idFromUuid('OBS-', ctx.eventId);
   const { project_id: _p, entity, observed_on: _o, ...fields } = body;
@@ -100,8 +101,11 @@ function observationIssues(
     });
   // Dates inside the fact that say when something happened are held to the same day (deadlines —
   // abate_by, needed_by — and a forecast's date may lie ahead). Reached ahead, a milestone never
-  // slipped (SCHEDULE_SLIPPAGE, the GC's schedule_performance) whenever it was really reached.
+  // slipped (SCHEDULE_SLIPPAGE, the GC's schedule_performance) whenever it was really reached;
+  // abated ahead, a willful or repeat citation stopped being CRITICAL and an abatement past its
+  // deadline stopped counting as open (safety rail, the GC's safety_record) at once.
   if (body.kind === 'milestone') checkHappened(ctx, issues, ['completed_on'], body.completed_on);
+  if (body.kind === 'osha_citation') checkHappened(ctx, issues, ['abated_on'], body.abated_on);
   const needsProject = (what: string) =>
     issues.push({ path: ['project_id'], code: 'project_required', message: `${what} needs a project_id` });
   if (body.kind === 'milestone') {

@@ -217,6 +217,31 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
       .thenAccepted();
   });
 
+  it('is refused when a citation is abated after today, naming abated_on; today itself is fine', () => {
+    // Abated ahead, a willful citation stopped being CRITICAL and an abatement past its deadline
+    // stopped counting as open (safety rail, the GC's safety_record) from the day it was recorded.
+    const { h, project } = projectHistory();
+    const abated = (abated_on: string) =>
+      observationBody({
+        kind: 'osha_citation',
+        project_id: project,
+        entity: ENT.gc,
+        ...KIND_SAMPLES.osha_citation,
+        type: 'W',
+        abate_by: '2026-03-01',
+        abated_on,
+      });
+    // NOW is 2026-03-15.
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: abated('2026-03-16') }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['abated_on'], 'out_of_range');
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: abated('2026-03-15') }, ctx(ORG_A, 9))
+      .thenAccepted();
+  });
+
   it('is refused for a delivery against an SOV line the project does not have', () => {
     const { h, project } = projectHistory();
     const body = observationBody({
