@@ -103,9 +103,11 @@ function observationIssues(
   // abate_by, needed_by — and a forecast's date may lie ahead). Reached ahead, a milestone never
   // slipped (SCHEDULE_SLIPPAGE, the GC's schedule_performance) whenever it was really reached;
   // abated ahead, a willful or repeat citation stopped being CRITICAL and an abatement past its
-  // deadline stopped counting as open (safety rail, the GC's safety_record) at once.
+  // deadline stopped counting as open (safety rail, the GC's safety_record) at once; delivered
+  // ahead, a late critical delivery stopped being reported before anything arrived.
   if (body.kind === 'milestone') checkHappened(ctx, issues, ['completed_on'], body.completed_on);
   if (body.kind === 'osha_citation') checkHappened(ctx, issues, ['abated_on'], body.abated_on);
+  if (body.kind === 'material_delivery') checkHappened(ctx, issues, ['delivered_on'], body.delivered_on);
   const needsProject = (what: string) =>
     issues.push({ path: ['project_id'], code: 'project_required', message: `${what} needs a project_id` });
   if (body.kind === 'milestone') {

@@ -242,6 +242,29 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
       .thenAccepted();
   });
 
+  it('is refused when a delivery arrives after today, naming delivered_on; today itself is fine', () => {
+    // Delivered ahead, a critical delivery already past its need-by day stopped being reported late
+    // (PROCUREMENT_LATE_CRITICAL) before anything arrived.
+    const { h, project } = projectHistory();
+    const delivered = (delivered_on: string) =>
+      observationBody({
+        kind: 'material_delivery',
+        project_id: project,
+        ...KIND_SAMPLES.material_delivery,
+        needed_by: '2026-03-01',
+        delivered_on,
+      });
+    // NOW is 2026-03-15.
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: delivered('2026-03-16') }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['delivered_on'], 'out_of_range');
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: delivered('2026-03-15') }, ctx(ORG_A, 9))
+      .thenAccepted();
+  });
+
   it('is refused for a delivery against an SOV line the project does not have', () => {
     const { h, project } = projectHistory();
     const body = observationBody({
