@@ -104,10 +104,12 @@ function observationIssues(
   // slipped (SCHEDULE_SLIPPAGE, the GC's schedule_performance) whenever it was really reached;
   // abated ahead, a willful or repeat citation stopped being CRITICAL and an abatement past its
   // deadline stopped counting as open (safety rail, the GC's safety_record) at once; delivered
-  // ahead, a late critical delivery stopped being reported before anything arrived.
+  // ahead, a late critical delivery stopped being reported before anything arrived; a payroll
+  // certified for weeks not yet worked kept WORKFORCE_PAYROLL_MISSING quiet until they passed.
   if (body.kind === 'milestone') checkHappened(ctx, issues, ['completed_on'], body.completed_on);
   if (body.kind === 'osha_citation') checkHappened(ctx, issues, ['abated_on'], body.abated_on);
   if (body.kind === 'material_delivery') checkHappened(ctx, issues, ['delivered_on'], body.delivered_on);
+  if (body.kind === 'certified_payroll') checkHappened(ctx, issues, ['period_to'], body.period_to);
   const needsProject = (what: string) =>
     issues.push({ path: ['project_id'], code: 'project_required', message: `${what} needs a project_id` });
   if (body.kind === 'milestone') {

@@ -265,6 +265,30 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
       .thenAccepted();
   });
 
+  it('is refused when a certified payroll covers days after today, naming period_to; today itself is fine', () => {
+    // A payroll certified through next quarter covered weeks not yet worked (or paid), so
+    // WORKFORCE_PAYROLL_MISSING stayed quiet until they passed, whatever was really filed.
+    const { h, project } = projectHistory();
+    const through = (period_to: string) =>
+      observationBody({
+        kind: 'certified_payroll',
+        project_id: project,
+        entity: ENT.gc,
+        ...KIND_SAMPLES.certified_payroll,
+        period_from: '2026-03-09',
+        period_to,
+      });
+    // NOW is 2026-03-15.
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: through('2026-03-16') }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['period_to'], 'out_of_range');
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: through('2026-03-15') }, ctx(ORG_A, 9))
+      .thenAccepted();
+  });
+
   it('is refused for a delivery against an SOV line the project does not have', () => {
     const { h, project } = projectHistory();
     const body = observationBody({
