@@ -197,6 +197,8 @@ function ingestion(): OperationSpec[] {
       operationId: 'registerProject',
       tag: 'Ingestion',
       summary: 'Register a project',
+      description:
+        "A milestone's completed_on is a day that happened: a day after today is refused (400, out_of_range). Start, completion, maturity and due dates may lie ahead.",
       body: body('RegisterProjectBody', RegisterProjectBody),
       response: created('Project'),
     },

@@ -95,7 +95,14 @@ export function decideRegisterProject(
   checkEntity(ctx, issues, ['architect'], body.architect);
   checkEntity(ctx, issues, ['inspector'], body.inspector);
   body.sov.forEach((l, i) => checkEntity(ctx, issues, ['sov', i, 'subcontractor'], l.subcontractor));
-  if (issues.length > 0) return invalid('the project names unknown entities', issues);
+  // A milestone registered as reached ahead never slipped (SCHEDULE_SLIPPAGE, the GC's
+  // schedule_performance), as one observed so (decideRecordObservation). Start, completion,
+  // maturity and due dates are the schedule: they may lie ahead.
+  (body.milestones ?? []).forEach((m, i) =>
+    checkHappened(ctx, issues, ['milestones', i, 'completed_on'], m.completed_on),
+  );
+  if (issues.length > 0)
+    return invalid('the project names unknown entities, or a milestone reached after today', issues);
 
   const taken = (state.project_ids_by_org[ctx.org_id] ?? []).some((id) => {
     const p = state.projects[id];

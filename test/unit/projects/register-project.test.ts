@@ -3,7 +3,7 @@ import { projectsProjection } from '../../../projections/projects.js';
 import { idFromUuid } from '../../../src/platform/ids.js';
 import { decide, RegisterProjectBody, US_JURISDICTIONS } from '../../../src/projects/index.js';
 import { deciderSpec } from '../../support/decider.js';
-import { ctx, D, ENT, History, ORG_A, ORG_B, projectBody, uuid } from './fixtures.js';
+import { ctx, D, ENT, History, NOW, ORG_A, ORG_B, projectBody, uuid } from './fixtures.js';
 
 const spec = deciderSpec(projectsProjection, decide);
 
@@ -92,6 +92,28 @@ describe('registering a project (SPEC §5 POST /api/projects)', () => {
       .given([])
       .when({ type: 'RegisterProject', body: projectBody({ sov }) }, ctx(ORG_A, 1))
       .thenRejects('INVALID_REQUEST', ['sov', 2, 'subcontractor'], 'unknown_entity');
+  });
+
+  it('is refused when a milestone is registered as reached after today, naming it; today is taken', () => {
+    // Reached ahead, the milestone never slipped (SCHEDULE_SLIPPAGE, the GC's schedule_performance)
+    // whenever it was really reached. Its due day, like start and completion, may lie ahead.
+    const today = NOW.toISOString().slice(0, 10);
+    const tomorrow = new Date(NOW.getTime() + 86_400_000).toISOString().slice(0, 10);
+    const milestones = (completed_on: string) => [
+      { name: 'Mobilized', due_on: '2026-02-01', completed_on: '2026-02-03' },
+      { name: 'Foundation complete', due_on: '2026-04-30', completed_on },
+    ];
+    spec
+      .given([])
+      .when(
+        { type: 'RegisterProject', body: projectBody({ milestones: milestones(tomorrow) }) },
+        ctx(ORG_A, 1),
+      )
+      .thenRejects('INVALID_REQUEST', ['milestones', 1, 'completed_on'], 'out_of_range');
+    spec
+      .given([])
+      .when({ type: 'RegisterProject', body: projectBody({ milestones: milestones(today) }) }, ctx(ORG_A, 1))
+      .thenAccepted();
   });
 
   it('is a CONFLICT when the org already has a project of that name (case and spacing ignored)', () => {
