@@ -92,7 +92,7 @@ import {
 } from './project-plan.js';
 
 /** Bump when the generator's output changes, so cached datasets are regenerated. */
-export const GENERATOR_VERSION = 8; // 8: a FindingResolved records the severity and evidence it resolved
+export const GENERATOR_VERSION = 9; // 9: a SignerEnrolled is the inviting org's event, as the enrollment route records it
 const BASE_YEAR = 2020;
 /** A generated job yields about this many events; sizes the start rate to the requested total. */
 const EVENTS_PER_JOB = 700;
@@ -522,9 +522,11 @@ class Generator {
       ctx(enrollId),
     );
     if (!enrolled.ok) throw new Error(`generator: signer enrollment refused: ${enrolled.detail}`);
+    // Recorded as the route records it: the inviting org's event (another org reads it redacted),
+    // made by no key — the signer presents the token alone.
     this.#emit(
       enrolled.events[0]!,
-      { org_id: null, actor: 'anonymous', request_id: `bench-EnrollSigner-${this.#ids}` },
+      { org_id, actor: 'anonymous', request_id: `bench-EnrollSigner-${this.#ids}` },
       enrollId,
     );
     const signer = { id: invited.signer_id, key: privateKey };

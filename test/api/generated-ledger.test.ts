@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -20,7 +20,9 @@ import { creditView } from '../../src/lender-api/entity-facts.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
 import type { SealedEvent } from '../../src/platform/ledger/envelope.js';
+import { generateSignerKey } from '../../src/sdk/duties.js';
 import { openService } from '../reliability/support.js';
+import { enroll, invite } from '../support/signers.js';
 
 /**
  * The bench generator records governance through the service's own deciders (issue 14): replaying
@@ -89,6 +91,58 @@ describe('a generated bench ledger replays to what the service computes', functi
       );
       expect(failed, JSON.stringify(failed)).to.deep.equal([]);
     }
+  });
+
+  it('records each signer enrollment as the enrollment route does: the inviting org’s event, made by no key', async () => {
+    // The route's own record, on a copy of the generated ledger: a signer the second lender invites
+    // enrolls with its token alone (POST /api/signers/enroll takes no API key).
+    const copy = mkdtempSync(join(tmpdir(), 'plumbline-generated-route-'));
+    const lender = dataset.keys[1]!;
+    let routed: SealedEvent;
+    let shown: { type: string; meta: { org_id: string | null } }[];
+    try {
+      cpSync(dataDir, copy, { recursive: true });
+      const service = await openService(copy, { clock: new ManualClock(events.at(-1)!.recorded_at) });
+      try {
+        const { token } = await invite(service.app, lender, { name: 'Robin Reference', capacity: 'Lender' });
+        const { publicKey } = await generateSignerKey();
+        const enrolled = await enroll(service.app, token, publicKey);
+        expect(enrolled.status, JSON.stringify(enrolled.body)).to.equal(201);
+        // What the second lender's ledger API answers for enrollments: its own, never another org's.
+        const page = await request(service.app)
+          .get('/api/ledger?type=SignerEnrolled&limit=500')
+          .set({ Authorization: `Bearer ${lender.key}` });
+        expect(page.status, JSON.stringify(page.body)).to.equal(200);
+        shown = page.body.events as typeof shown;
+      } finally {
+        await service.close();
+      }
+      const store = SqliteEventStore.open(join(copy, 'ledger.db'));
+      const appended = await store.read(dataset.events + 1, 100);
+      await store.close();
+      routed = appended.find((e) => e.type === 'SignerEnrolled')!;
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+    expect(routed, 'the route recorded the enrollment').to.not.equal(undefined);
+    expect(routed.meta.org_id).to.equal(lender.org_id);
+    // Each generated enrollment carries what the route records: the org of the signer's invitation,
+    // and the route's actor.
+    const invitedBy = new Map(
+      events.filter((e) => e.type === 'SignerInvited').map((e) => [e.stream, e.meta.org_id]),
+    );
+    const enrollments = events.filter((e) => e.type === 'SignerEnrolled');
+    expect(enrollments.length).to.be.greaterThan(10);
+    for (const e of enrollments) {
+      expect(invitedBy.get(e.stream), e.stream).to.be.a('string');
+      expect({ org_id: e.meta.org_id, actor: e.meta.actor }, e.stream).to.deep.equal({
+        org_id: invitedBy.get(e.stream),
+        actor: routed.meta.actor,
+      });
+    }
+    // So another lender's enrollments (their key ids and public keys) are not shown to this one.
+    expect(shown.length).to.be.greaterThan(1);
+    for (const e of shown) expect(e.meta.org_id, JSON.stringify(e)).to.equal(lender.org_id);
   });
 
   it('is deterministic: the same seed and size give the same ledger, byte for byte', async () => {
