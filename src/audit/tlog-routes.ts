@@ -13,6 +13,7 @@ import { decimalPosition, parseWith } from '../platform/http/validate.js';
 import {
   receiptFor,
   ReceiptLeafMismatch,
+  ReceiptLogTruncated,
   ReceiptUnavailable,
   type Receipt,
 } from '../platform/tlog/receipt.js';
@@ -98,7 +99,7 @@ export function mountTlog(s: Service): void {
       if (error instanceof ReceiptUnavailable)
         throw new ProblemError('UNAVAILABLE', error.message, {}, { 'Retry-After': '1' });
       // Not a wait: a retry gets the same disagreement, so no Retry-After.
-      if (error instanceof ReceiptLeafMismatch)
+      if (error instanceof ReceiptLeafMismatch || error instanceof ReceiptLogTruncated)
         throw new ProblemError('LEDGER_INTEGRITY', `${error.message} (see /readyz)`, {
           reason: error.type,
           seq: error.seq,
@@ -118,7 +119,18 @@ export function mountTlog(s: Service): void {
     const checkpoint = await latest();
     const to = q.to ?? checkpoint?.size ?? 0;
     if (q.from > to) throw new ProblemError('INVALID_REQUEST', `from (${q.from}) is beyond to (${to})`);
-    if (to > s.tlog.tree.size) throw new ProblemError('NOT_FOUND', `the log has no tree of size ${to} yet`);
+    if (to > s.tlog.tree.size) {
+      // A size the log signed but no longer holds: the ledger lost signed events (an integrity
+      // failure, not a size to wait for).
+      if (checkpoint && to <= checkpoint.size) {
+        const lost = new ReceiptLogTruncated(checkpoint.size, s.tlog.tree.size);
+        throw new ProblemError('LEDGER_INTEGRITY', `${lost.message} (see /readyz)`, {
+          reason: lost.type,
+          seq: lost.seq,
+        });
+      }
+      throw new ProblemError('NOT_FOUND', `the log has no tree of size ${to} yet`);
+    }
     // A size no signed checkpoint vouches for proves nothing to a client (docs/transparency-log.md).
     if (to > (checkpoint?.size ?? 0))
       throw new ProblemError(

@@ -612,7 +612,7 @@ function transparencyLog(): OperationSpec[] {
       summary: 'The receipt of an event (by hash or seq) against the latest signed checkpoint',
       query: EventQuery,
       response: ok('Receipt', R.ReceiptSchema),
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'LEDGER_INTEGRITY'],
     },
     {
       ...T,
@@ -622,7 +622,7 @@ function transparencyLog(): OperationSpec[] {
       summary: 'An RFC 9162 inclusion proof of an event (the receipt form)',
       query: EventQuery,
       response: ok('Receipt', R.ReceiptSchema),
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'LEDGER_INTEGRITY'],
     },
     {
       ...T,
@@ -632,7 +632,7 @@ function transparencyLog(): OperationSpec[] {
       summary: 'An RFC 9162 consistency proof between two tree sizes',
       query: ConsistencyQuery,
       response: ok('ConsistencyProof', R.ConsistencyProofSchema),
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'LEDGER_INTEGRITY'],
     },
   ];
 }

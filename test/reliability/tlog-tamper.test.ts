@@ -171,6 +171,32 @@ describe('transparency-log tamper drills: what the chain alone misses', function
         await svc.close();
         svc = await openService(dataDir);
         expect((await request(svc.app).get('/readyz')).status).to.equal(503);
+        if (drill.cli === 'truncated') {
+          // Restarted, the tree is rebuilt from the cut ledger (800) below the checkpoint it signed
+          // (803): a receipt or proof up to the signed root cannot be built. They answered 500
+          // INTERNAL (a RangeError), audit-verify of an intact event too.
+          const at = (path: string) => request(svc!.app).get(path).set('Authorization', bearer);
+          for (const path of [
+            '/api/ledger/receipt?seq=5',
+            '/api/ledger/proof/inclusion?seq=800',
+            '/api/ledger/proof/consistency?from=5',
+          ]) {
+            const res = await at(path);
+            expect(res.status, path).to.equal(503);
+            expect(res.headers['retry-after'], path).to.equal(undefined);
+            expect(res.body, path).to.include({ code: 'LEDGER_INTEGRITY', reason: 'truncated', seq: 801 });
+          }
+          // Between sizes the tree still holds, a proof is a proof.
+          expect((await at('/api/ledger/proof/consistency?from=5&to=800')).status).to.equal(200);
+          const intact = (await storedRows(dataDir)).find((r) => r.seq === 5)!;
+          const audit = await request(svc.app)
+            .post('/api/audit-verify')
+            .set('Authorization', bearer)
+            .send({ hash: intact.hash });
+          expect(audit.status).to.equal(200);
+          expect(audit.body).to.include({ verdict: 'AUTHENTIC', receipt: null });
+          expect(audit.body.receipt_url).to.equal(`/api/ledger/receipt?hash=${intact.hash}`);
+        }
         await svc.close();
         svc = await openService(dataDir, { integrityOverride: true });
         await serviceOf(svc.app).verifier.run();

@@ -40,10 +40,27 @@ export class ReceiptLeafMismatch extends Error {
 }
 
 /**
+ * The signed checkpoint is larger than the tree: events the log signed are gone from the ledger (a
+ * truncated tail), so no proof up to the signed root can be built — an integrity failure no retry
+ * mends, like the leaf mismatch. `seq` is the first missing event.
+ */
+export class ReceiptLogTruncated extends Error {
+  readonly type = 'truncated' as const;
+  readonly seq: number;
+  constructor(signedSize: number, treeSize: number) {
+    super(
+      `the log signed a checkpoint of size ${signedSize} but holds ${treeSize} events: the ledger lost signed events`,
+    );
+    this.name = 'ReceiptLogTruncated';
+    this.seq = treeSize + 1;
+  }
+}
+
+/**
  * The receipt of `event` against the latest checkpoint, waiting (bounded) for one that covers it.
- * Throws ReceiptUnavailable when no checkpoint covers it in time, and ReceiptLeafMismatch when the
- * tree's leaf is not this event's (the tree and the ledger disagree: an integrity failure, never a
- * receipt).
+ * Throws ReceiptUnavailable when no checkpoint covers it in time; ReceiptLeafMismatch when the
+ * tree's leaf is not this event's and ReceiptLogTruncated when the checkpoint is larger than the
+ * tree (the tree and the ledger disagree with what was signed: integrity failures, never a receipt).
  */
 export async function receiptFor(log: TransparencyLog, event: ReceiptEvent): Promise<Receipt> {
   let timer: NodeJS.Timeout | undefined;
@@ -57,6 +74,7 @@ export async function receiptFor(log: TransparencyLog, event: ReceiptEvent): Pro
   ]);
   clearTimeout(timer);
   if (!checkpoint) throw new ReceiptUnavailable(`no checkpoint covers seq ${event.seq} yet`);
+  if (checkpoint.size > log.tree.size) throw new ReceiptLogTruncated(checkpoint.size, log.tree.size);
   const index = event.seq - 1;
   if (!log.tree.leafHash(index).equals(eventLeafHash(event))) throw new ReceiptLeafMismatch(event.seq);
   return {
