@@ -132,6 +132,24 @@ describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function ()
     }
   });
 
+  it('answers another method on a tile or entry bundle 405 with Allow: GET, HEAD, as on the checkpoint', async () => {
+    await appendNotes(svc, 300);
+    for (const path of [
+      '/tlog/checkpoint',
+      '/tlog/tile/0/000',
+      '/tlog/tile/0/001.p/44',
+      '/tlog/tile/entries/000',
+    ]) {
+      for (const method of ['post', 'put', 'delete', 'options'] as const) {
+        const res = await request(svc.app)
+          [method](path)
+          .set(...auth);
+        expect(res.status, `${method} ${path}`).to.equal(405);
+        expect(res.headers.allow, `${method} ${path}`).to.equal('GET, HEAD');
+      }
+    }
+  });
+
   it('serves a checkpoint signed by the announced key, whose root the entry bundles and tiles rebuild', async () => {
     await appendNotes(svc, 300);
     const head = await svc.head();

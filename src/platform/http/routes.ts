@@ -22,10 +22,20 @@ interface Entry {
   recordedRead?: boolean;
 }
 
+/**
+ * The route's path as Express 5 matches it: `:name` one segment, `*name` one or more (a wildcard
+ * read literally never matched, so a wrong method on `/tlog/tile/0/000` answered 404, not 405).
+ */
 function toPattern(path: string): RegExp {
   const source = path
     .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      part.startsWith(':')
+        ? '[^/]+'
+        : part.startsWith('*')
+          ? '.+'
+          : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${source}/?$`);
 }

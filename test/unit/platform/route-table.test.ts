@@ -124,4 +124,22 @@ describe('the route table', () => {
       route: '/items/:id',
     });
   });
+
+  // '/tlog/tile/*path' was read as the literal path '/tlog/tile/*path': a POST or OPTIONS on a tile
+  // answered 404 'no resource' where /tlog/checkpoint answered 405 with Allow (SPEC §2).
+  it('answers a wrong method on a wildcard route 405 with Allow, and only under its prefix', async () => {
+    const app = appWithRoutes(true, (routes) => {
+      routes.add('GET', '/files/*path', said('a file'));
+    });
+    expect((await request(app).get('/files/a/b').expect(200)).body).to.deep.equal({
+      said: 'a file',
+      route: '/files/*path',
+    });
+    const routes = new RouteTable(express());
+    routes.add('GET', '/files/*path', said('a file'));
+    expect(routes.allowed('/files/a/b')).to.deep.equal(['GET', 'HEAD']);
+    expect(routes.allowed('/files/x')).to.deep.equal(['GET', 'HEAD']);
+    expect(routes.allowed('/files/')).to.equal(null);
+    expect(routes.allowed('/other/x')).to.equal(null);
+  });
 });
