@@ -150,6 +150,31 @@ describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function ()
     }
   });
 
+  // A tile or entry bundle asked for before it exists is 404 — a response RFC 9111 §4.2.2 lets a
+  // shared cache keep without explicit freshness (CDNs do, for minutes to an hour), so clients
+  // would go on being told the tile is missing after it filled. Every /tlog answer states its
+  // caching: immutable for a full tile, no-store for everything else (errors included).
+  it('answers a tile not there yet, and every /tlog error, with Cache-Control: no-store', async () => {
+    await appendNotes(svc, 300);
+    for (const path of [
+      '/tlog/tile/0/001',
+      '/tlog/tile/entries/001',
+      '/tlog/tile/0/001.p/255',
+      '/tlog/tile/1/000',
+      '/tlog/tile/0/0001',
+    ]) {
+      const res = await get(path);
+      expect(res.status, path).to.equal(404);
+      expect(res.headers['cache-control'], path).to.equal('no-store');
+    }
+    const unauthenticated = await request(svc.app).get('/tlog/tile/0/000');
+    expect(unauthenticated.status).to.equal(401);
+    expect(unauthenticated.headers['cache-control']).to.equal('no-store');
+    expect((await get('/tlog/tile/0/000')).headers['cache-control']).to.equal(
+      'public, max-age=31536000, immutable',
+    );
+  });
+
   it('serves a checkpoint signed by the announced key, whose root the entry bundles and tiles rebuild', async () => {
     await appendNotes(svc, 300);
     const head = await svc.head();

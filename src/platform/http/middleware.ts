@@ -42,7 +42,15 @@ export function requestContext(): RequestHandler {
     });
     res.setHeader('Request-Id', request_id);
     res.setHeader('Plumbline-Version', API_VERSION);
-    if (path.startsWith('/api/') || path === '/readyz' || path === '/healthz' || path === '/metrics') {
+    // /tlog too: a tile or bundle not there yet answers 404, which a shared cache may keep (RFC 9111
+    // §4.2.2) past the moment it fills. A tile that exists sets its own (immutable when full).
+    if (
+      path.startsWith('/api/') ||
+      path.startsWith('/tlog/') ||
+      path === '/readyz' ||
+      path === '/healthz' ||
+      path === '/metrics'
+    ) {
       res.setHeader('Cache-Control', 'no-store');
     }
     // Everything after this runs in the request's scope, so an error that escapes to the process
