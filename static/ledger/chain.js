@@ -27,6 +27,7 @@ export const ISSUE_TEXT = {
   index_mismatch: 'the receipt names another leaf',
   not_included: 'not in the log: the inclusion proof does not lead to the signed root',
   other_event: 'the log holds another event at this seq',
+  other_page: 'the ledger answered events other than the page asked for',
   rollback: 'rollback: the log shows a smaller tree than it signed before',
   split_view: 'split view: the log’s checkpoints are not one append-only history',
   origin_mismatch: 'the checkpoint is another log’s',
@@ -60,11 +61,19 @@ export class LogCheck {
   /** Verifies the page ({after, events}) shown. */
   async verifyPage(page) {
     const events = page.events;
-    this.#pageFirst = events[0]?.seq ?? page.after + 1;
+    // The page asked for starts at after + 1, whatever the server answered.
+    this.#pageFirst = page.after + 1;
     this.verifiedThrough = page.after;
     this.broken = null;
     this.redacted = 0;
     if (events.length === 0) return;
+    // Rows from further back than asked read as verified before any anchor (verifiedThrough starts
+    // at `after`): a server answering them — a tampered one among them — had them all shown
+    // '✓ verified', the tampered one too, under a banner calling it broken.
+    if (events[0].seq !== page.after + 1) {
+      this.broken = { seq: events[0].seq, code: 'other_page', text: ISSUE_TEXT.other_page };
+      return;
+    }
     const chain = verifyChain(events);
     const issue = chain.ok ? null : chain.issues[0];
     const good = issue ? events.filter((e) => e.seq < issue.seq) : events;

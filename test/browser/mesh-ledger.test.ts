@@ -218,6 +218,38 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     await page.close();
   });
 
+  // The explorer trusts nothing the server says: asked for the page after seq 4, a server that
+  // answers from seq 1 — its first event altered — had rows 1–4 shown '✓ verified' (the altered
+  // one too) under a banner calling seq 1 broken, since rows up to `after` read as verified before
+  // any receipt anchored them.
+  it('verifies no row of a page the server answered from further back than asked', async () => {
+    const real = await request(svc.app)
+      .get('/api/ledger?after=0&limit=25')
+      .set({ 'x-plumbline-api-key': lender.key });
+    const events = real.body.events as { seq: number; hash: string }[];
+    expect(events.length).to.be.greaterThan(4);
+    events[0]!.hash = 'f'.repeat(64);
+    const page = await browser.newPage();
+    const problems = await watchProblems(page);
+    await page.route(
+      (url) => url.pathname === '/api/ledger' && url.searchParams.get('after') === '4',
+      (route) => route.fulfill({ json: { ...real.body, events } }),
+    );
+    await page.goto(`${server.baseUrl}/mesh-ledger.html#after=4&limit=25`);
+    await page.getByLabel(/API key with the/).fill(lender.key);
+    await page.getByLabel(/Log verifier key/).fill(svc.composed.deps.tlog.verifierKey);
+    await page.getByRole('button', { name: 'Use key' }).click();
+    await page.getByText(/Broken link at seq 1: /).waitFor();
+    expect(await page.locator('#event-rows tr').count()).to.equal(events.length);
+    expect(await page.locator('#event-rows tr.row-verified').count()).to.equal(0);
+    expect(await page.locator('#event-rows tr[data-seq="1"]').getAttribute('class')).to.equal('row-broken');
+    expect(await page.locator('#chain-status').textContent()).to.include(
+      'the ledger answered events other than the page asked for',
+    );
+    expect(problems.pageErrors).to.deep.equal([]);
+    await page.close();
+  });
+
   it('verifies a later page with one receipt and the consistency proof from the checkpoint seen before', async () => {
     const page = await browser.newPage();
     const requests: string[] = [];
