@@ -1,9 +1,14 @@
 // The explorer's server-side search (GET /api/ledger with type, stream, entity and date filters,
 // paged by next_cursor) and its audit box (POST /api/audit-verify, showing the verdict and the
-// receipt). Separate from the page verification in app.js/chain.js, which it leaves alone: search
-// results are not contiguous pages, so they are listed, not chain-verified here.
+// receipt, which it verifies with the log verifier key the reader gave: the verdict is the
+// server's word, the receipt is what proves the recording event is in the log). Separate from the
+// page verification in app.js/chain.js, which it leaves alone: search results are not contiguous
+// pages, so they are listed, not chain-verified here.
+import { verifyReceipt } from '/sdk/plumbline.js';
+import { ISSUE_TEXT } from './chain.js';
 
 const KEY_STORAGE = 'plumbline.ledger.key';
+const LOG_KEY_STORAGE = 'plumbline.ledger.log-key';
 const $ = (id) => document.getElementById(id);
 
 function el(tag, text, cls) {
@@ -81,8 +86,35 @@ async function runSearch(more) {
   }
 }
 
-function describeVerdict(v) {
-  const box = el('div', undefined, v.verdict === 'AUTHENTIC' ? 'chain-status ok' : 'chain-status bad');
+/**
+ * What the receipt of an AUTHENTIC answer proves, checked here: null when it proves the recording
+ * event the answer names (for an event hash, that very hash) under a checkpoint signed by the log
+ * key; else why not, in words.
+ */
+async function receiptProblem(v, hash) {
+  if (!v.receipt) return 'no receipt yet: not checked against the log';
+  const logKey = sessionStorage.getItem(LOG_KEY_STORAGE);
+  let result;
+  try {
+    result = await verifyReceipt(v.receipt, logKey);
+  } catch (error) {
+    return `the receipt could not be checked: ${error.message}`;
+  }
+  if (!result.valid) return `the receipt does not verify: ${ISSUE_TEXT[result.reason] ?? result.reason}`;
+  if (result.seq !== v.match?.seq || (v.match?.kind === 'event' && result.hash !== hash))
+    return `the receipt proves another event (seq ${result.seq}), not the one named`;
+  return null;
+}
+
+function describeVerdict(v, receiptIssue) {
+  const verified = v.verdict === 'AUTHENTIC' && receiptIssue === null;
+  const box = el(
+    'div',
+    undefined,
+    v.verdict !== 'AUTHENTIC' || (v.receipt && receiptIssue)
+      ? 'chain-status bad'
+      : `chain-status ${verified ? 'ok' : 'pending'}`,
+  );
   const head = el('p');
   head.append(el('strong', v.verdict), ` — ${v.reason.replaceAll('_', ' ').toLowerCase()}`);
   box.append(head);
@@ -94,6 +126,16 @@ function describeVerdict(v) {
       ),
     );
   box.append(el('p', `Chain verified through seq ${v.chain.verified_through} of ${v.chain.head}.`));
+  if (v.verdict === 'AUTHENTIC')
+    box.append(
+      el(
+        'p',
+        receiptIssue === null
+          ? `Receipt verified with the log key: seq ${v.receipt.event.seq} is in the log's signed tree of ${v.receipt.tree_size} events.`
+          : `Not proven by the log: ${receiptIssue}.`,
+        receiptIssue === null ? 'receipt-check' : 'receipt-check error',
+      ),
+    );
   if (v.receipt) {
     box.append(el('p', 'Receipt (inclusion proof under the signed checkpoint):'));
     box.append(el('pre', JSON.stringify(v.receipt, null, 2), 'receipt'));
@@ -110,7 +152,8 @@ async function audit(hash) {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ hash }),
     });
-    out.replaceChildren(describeVerdict(verdict));
+    const issue = verdict.verdict === 'AUTHENTIC' ? await receiptProblem(verdict, hash) : null;
+    out.replaceChildren(describeVerdict(verdict, issue));
   } catch (error) {
     out.replaceChildren(el('p', `The hash could not be verified: ${error.message}`, 'error'));
   }

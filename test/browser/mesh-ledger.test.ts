@@ -324,6 +324,7 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     expect(text).to.include('AUTHENTIC');
     expect(text).to.include(`event seq ${targetSeq} (EntityRegistered)`);
     expect(await page.locator('#audit-result pre.receipt').textContent()).to.include('inclusion_proof');
+    expect(text).to.include('Receipt verified with the log key');
     await screenshot(page, 'mesh-ledger-audit');
     await page.getByLabel(/Event, report, certificate/).fill('0'.repeat(64));
     await page.getByRole('button', { name: 'Verify' }).click();
@@ -332,5 +333,42 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     expect(problems.console).to.deep.equal([]);
     expect(await problems.cspViolations()).to.deep.equal([]);
     await page.close();
+  });
+
+  // The audit box showed the server's AUTHENTIC in green with whatever receipt came with it: a
+  // server vouching for a hash with another event's receipt, or with a receipt whose proof does not
+  // lead to the signed root, was shown as verified. The receipt is now checked with the log key.
+  it('audits with the receipt checked against the log key: another event’s or an altered receipt is not proof', async () => {
+    const reader = { 'x-plumbline-api-key': lender.key };
+    const target = await request(svc.app).get(`/api/ledger/${targetSeq}`).set(reader);
+    const genuine = await request(svc.app)
+      .post('/api/audit-verify')
+      .set(reader)
+      .send({ hash: target.body.hash });
+    const other = await request(svc.app)
+      .get(`/api/ledger/receipt?seq=${targetSeq - 1}`)
+      .set(reader);
+    const altered = structuredClone(genuine.body.receipt) as { inclusion_proof: string[] };
+    altered.inclusion_proof[0] = Buffer.alloc(32, 7).toString('base64');
+    for (const [receipt, says] of [
+      [other.body, `the receipt proves another event (seq ${targetSeq - 1})`],
+      [altered, 'the receipt does not verify: not in the log'],
+    ] as const) {
+      const page = await browser.newPage();
+      const problems = await watchProblems(page);
+      await page.route('**/api/audit-verify', (route) =>
+        route.fulfill({ json: { ...genuine.body, receipt } }),
+      );
+      await openWithKey(page);
+      await page.locator('#audit-section:not([hidden])').waitFor();
+      await page.getByLabel(/Event, report, certificate/).fill(String(target.body.hash));
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.locator('#audit-result .chain-status.bad').waitFor();
+      const text = (await page.locator('#audit-result').textContent()) ?? '';
+      expect(text).to.include(`Not proven by the log: ${says}`);
+      expect(await page.locator('#audit-result .chain-status.ok').count()).to.equal(0);
+      expect(problems.pageErrors).to.deep.equal([]);
+      await page.close();
+    }
   });
 });
