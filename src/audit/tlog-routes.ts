@@ -31,7 +31,14 @@ export const ConsistencyQuery = z.strictObject({
   to: decimalPosition(0).optional(),
 });
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * A full tile never changes. `public` only when the log is (TLOG_PUBLIC=1): an answer marked public
+ * may be kept by a shared cache and served to anyone asking for the URL, so behind a CDN or proxy a
+ * tile fetched with a key was handed to requests without one — the access rule undone. Restricted,
+ * it is `private`: the client's own cache keeps it for good, no shared cache does.
+ */
+const immutable = (isPublic: boolean): string =>
+  `${isPublic ? 'public' : 'private'}, max-age=31536000, immutable`;
 
 function sendText(res: Response, body: string): void {
   res.set('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(body);
@@ -78,7 +85,7 @@ export function mountTlog(s: Service): void {
     }
     if (!body) throw new ProblemError('NOT_FOUND', `tile ${rest} does not exist (yet)`);
     res
-      .set('Cache-Control', full ? IMMUTABLE : 'no-store')
+      .set('Cache-Control', full ? immutable(s.tlogPublic) : 'no-store')
       .type('application/octet-stream')
       .send(body);
   });

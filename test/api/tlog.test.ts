@@ -171,8 +171,31 @@ describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function ()
     expect(unauthenticated.status).to.equal(401);
     expect(unauthenticated.headers['cache-control']).to.equal('no-store');
     expect((await get('/tlog/tile/0/000')).headers['cache-control']).to.equal(
-      'public, max-age=31536000, immutable',
+      'private, max-age=31536000, immutable',
     );
+  });
+
+  // A full tile was marked `public` however the log was served: behind a shared cache (a CDN, a
+  // proxy) a tile or entry bundle fetched with a tlog:read key could be kept and handed to requests
+  // with no key at all. Public only when the log is (TLOG_PUBLIC=1).
+  it('marks a full tile public only when the log is public (TLOG_PUBLIC=1), else private', async () => {
+    await appendNotes(svc, 300);
+    for (const path of ['/tlog/tile/0/000', '/tlog/tile/entries/000']) {
+      const res = await get(path);
+      expect(res.status, path).to.equal(200);
+      expect(res.headers['cache-control'], path).to.equal('private, max-age=31536000, immutable');
+    }
+    const open = await startService({ compose: { tlogPublic: true } });
+    try {
+      await appendNotes(open, 300);
+      for (const path of ['/tlog/tile/0/000', '/tlog/tile/entries/000']) {
+        const res = await request(open.app).get(path).buffer(true).parse(binary);
+        expect(res.status, path).to.equal(200);
+        expect(res.headers['cache-control'], path).to.equal('public, max-age=31536000, immutable');
+      }
+    } finally {
+      await open.close();
+    }
   });
 
   it('serves a checkpoint signed by the announced key, whose root the entry bundles and tiles rebuild', async () => {
@@ -188,7 +211,7 @@ describe('transparency log API (C2SP tlog-tiles, receipts, proofs)', function ()
 
     // Leaf inputs from the entry bundles: the chain links and the tree, without any event content.
     const full = await get('/tlog/tile/entries/000');
-    expect(full.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    expect(full.headers['cache-control']).to.equal('private, max-age=31536000, immutable');
     const partialWidth = head - 256;
     const partial = await get(`/tlog/tile/entries/001.p/${partialWidth}`);
     expect(partial.headers['cache-control']).to.equal('no-store');
