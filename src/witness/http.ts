@@ -8,6 +8,11 @@ import type { Witness, WitnessResponse } from './witness.js';
 /** A checkpoint with 63 proof lines and dozens of signatures fits easily. */
 const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * The body as text, or null past MAX_BODY_BYTES. Past the cap the rest is not kept; the request is
+ * not destroyed here, since that closes the socket before the 400 is written (the client saw a
+ * reset, not the answer): the answer goes out with `Connection: close` and the socket ends then.
+ */
 function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -15,8 +20,8 @@ function readBody(req: IncomingMessage): Promise<string | null> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
+        chunks.length = 0;
         resolve(null);
-        req.destroy();
       } else chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -31,20 +36,29 @@ export function createWitnessServer(witness: Witness): Server {
 /** The request handler alone (to mount on a server of one's own). */
 export function witnessHandler(witness: Witness): RequestListener {
   return (req, res) => {
-    const send = (r: WitnessResponse): void => {
-      res.writeHead(r.status, { 'content-type': r.contentType, 'cache-control': 'no-store' });
-      res.end(r.body);
+    const send = (r: WitnessResponse, close = false): void => {
+      res.writeHead(r.status, {
+        'content-type': r.contentType,
+        'cache-control': 'no-store',
+        ...(close ? { connection: 'close' } : {}),
+      });
+      res.end(r.body, () => {
+        if (close) req.destroy();
+      });
     };
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/add-checkpoint' && req.method === 'POST') {
       readBody(req)
         .then((body) =>
           body === null
-            ? send({
-                status: 400,
-                contentType: 'text/plain; charset=utf-8',
-                body: 'request body too large\n',
-              })
+            ? send(
+                {
+                  status: 400,
+                  contentType: 'text/plain; charset=utf-8',
+                  body: 'request body too large\n',
+                },
+                true,
+              )
             : witness.addCheckpoint(body).then(send),
         )
         .catch(() => {

@@ -6,10 +6,11 @@
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/platform/clock.js';
 import { verifyCheckpoint } from '../../../src/sdk/index.js';
-import { openStateFile, Witness } from '../../../src/witness/index.js';
+import { createWitnessServer, openStateFile, Witness } from '../../../src/witness/index.js';
 import { LOG_ORIGIN, logKey, TestLog, witnessKey } from '../../support/tlog-fixture.js';
 
 describe('witness: POST /add-checkpoint', () => {
@@ -167,5 +168,24 @@ describe('witness: POST /add-checkpoint', () => {
     expect((await witness.addCheckpoint(log.addCheckpointBody(3, 6))).status).to.equal(200);
     const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { logs: Record<string, { size: number }> };
     expect(saved.logs[LOG_ORIGIN]?.size).to.equal(6);
+  });
+
+  // Past the 64 KiB cap the handler destroyed the request before writing its 400, which closed the
+  // socket first: the submitter saw a connection reset, never 'request body too large'.
+  it('answers a body past its cap 400 "request body too large", and goes on serving', async () => {
+    const server = createWitnessServer(makeWitness());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const big = await fetch(`${base}/add-checkpoint`, { method: 'POST', body: 'x'.repeat(70_000) });
+      expect(big.status).to.equal(400);
+      expect(await big.text()).to.equal('request body too large\n');
+      const log = new TestLog().append('a', 'b', 'c');
+      const ok = await fetch(`${base}/add-checkpoint`, { method: 'POST', body: log.addCheckpointBody(0) });
+      expect(ok.status).to.equal(200);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
