@@ -57,12 +57,22 @@ export function eventRow(event, status, broken, onDetails) {
 }
 
 /**
+ * The envelope's fields the hashes cover, in envelope order: the content (what content_hash is
+ * computed over, absent from a redacted event) and the link. Anything else a server adds to an
+ * event is covered by nothing, so it is not shown beside '✓ verified'.
+ */
+const ENVELOPE = ['seq', 'id', 'stream', 'type', 'schema', 'data', 'meta', 'recorded_at'];
+const LINK = ['content_hash', 'prev_hash', 'hash'];
+
+/**
  * The envelope as JSON, with bidirectional controls (U+202A–U+202E, U+2066–U+2069) written as
  * \u escapes: shown raw, a U+202E in a name reversed the rest of its line. The escaped JSON
- * parses to the same event.
+ * parses to the same event, less any field no hash covers.
  */
 export function eventJson(event) {
-  return JSON.stringify(event, null, 2).replace(
+  const shown = {};
+  for (const name of [...ENVELOPE, ...LINK]) if (Object.hasOwn(event, name)) shown[name] = event[name];
+  return JSON.stringify(shown, null, 2).replace(
     /[\u202A-\u202E\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

@@ -168,6 +168,45 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     await page.close();
   });
 
+  // Only the envelope's content and link fields are hashed: a field a server adds to an event is
+  // covered by nothing, yet the detail view printed it in the event's JSON beside '✓ verified'.
+  it('shows in the detail view only the fields the hashes cover, not one the server added', async () => {
+    const real = await request(svc.app)
+      .get('/api/ledger?after=0&limit=100')
+      .set({ 'x-plumbline-api-key': lender.key });
+    const events = (real.body.events as Record<string, unknown>[]).map((e) =>
+      e.seq === targetSeq ? { ...e, approved_by: 'the lender’s credit committee' } : e,
+    );
+    const page = await browser.newPage();
+    await page.route(
+      (url) => url.pathname === '/api/ledger' && url.searchParams.get('after') === '0',
+      (route) => route.fulfill({ json: { ...real.body, events } }),
+    );
+    await openWithKey(page);
+    await page.getByText(`Verified seq 1–${await svc.head()}`).waitFor();
+    await page.getByRole('button', { name: `Details of seq ${targetSeq}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const text = (await dialog.locator('pre').textContent()) ?? '';
+    expect(text).to.not.include('approved_by');
+    const json = JSON.parse(text) as Record<string, unknown>;
+    expect(Object.keys(json)).to.deep.equal([
+      'seq',
+      'id',
+      'stream',
+      'type',
+      'schema',
+      'data',
+      'meta',
+      'recorded_at',
+      'content_hash',
+      'prev_hash',
+      'hash',
+    ]);
+    expect(json.data).to.include({ legal_name: 'Tamper Target Construction LLC' });
+    await page.close();
+  });
+
   it('shows a bidirectional override in a name as a \\u escape in the detail view, not as a reversed line', async () => {
     await register(lender, 'Mirror \u202Esredliub');
     const page = await browser.newPage();
