@@ -161,8 +161,8 @@ export function mountLenderApi(s: Service, actions: readonly LenderAction[]): vo
         },
       );
     }
-    if (action.counted) {
-      await countRequest(
+    const count = (): Promise<void> =>
+      countRequest(
         s.limiter,
         res,
         authOf(req).key_id,
@@ -172,11 +172,18 @@ export function mountLenderApi(s: Service, actions: readonly LenderAction[]): vo
         s.metrics,
         ctxOf(req).request_id,
       );
-    }
+    // A call that may be a replay (an appending action with an Idempotency-Key) is counted only
+    // once the idempotency layer has not answered it: a replay is the first call's answer again,
+    // already counted, so a client retrying a lost answer spends one place, not two (and gets its
+    // answer even once the day's quota is spent). A refused count is not remembered for replay
+    // (429 and 503 carry Retry-After). Any other call is counted before its body is read.
+    const replayable = action.appends === true && req.get('idempotency-key') !== undefined;
+    if (action.counted && !replayable) await count();
     const read = runMiddleware(body, req, res);
     if (read !== false) await read;
     // An appending action honours Idempotency-Key: a replay is answered by the middleware itself.
     if (action.appends && (await runMiddleware(idempotency, req, res))) return;
+    if (action.counted && replayable) await count();
     const parsed: unknown = parseWith(action.schema, req.body);
     const result = await action.handle(req, parsed);
     res.json({ ok: true, ...result });

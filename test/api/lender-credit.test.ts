@@ -335,6 +335,35 @@ describe('lender credit API (SPEC §4)', function () {
       expect(nextDay.headers.ratelimit).to.equal('"daily";r=99;t=86400');
     });
 
+    it('does not count an Idempotency-Key replay again, and replays it even once the day’s quota is spent', async () => {
+      await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+      const keyed = (idempotencyKey: string) =>
+        lender(a, 'score', { entity: 'Keystone Builders' }).set('Idempotency-Key', idempotencyKey);
+      const first = await keyed('score-keystone-quota-1');
+      expect(first.status).to.equal(200);
+      expect(first.headers.ratelimit).to.equal('"daily";r=99;t=43200');
+      const replay = await keyed('score-keystone-quota-1');
+      expect(replay.headers['idempotent-replayed']).to.equal('true');
+      expect(replay.body).to.deep.equal(first.body);
+      const usage = await lender(a, 'usage');
+      expect(usage.body).to.include({ used: 1, remaining: 99 });
+      expect(usage.body.by_action).to.deep.equal({ score: 1 });
+      for (let i = 2; i <= 100; i += 1)
+        expect((await lender(a, 'eligibility', { entity: 'Keystone Builders' })).status).to.equal(200);
+      // The quota is spent: a new keyed call is refused, the retry of the first is still its answer.
+      expect((await keyed('score-keystone-quota-2')).status).to.equal(429);
+      const late = await keyed('score-keystone-quota-1');
+      expect(late.status).to.equal(200);
+      expect(late.headers['idempotent-replayed']).to.equal('true');
+      expect(late.body).to.deep.equal(first.body);
+      expect((await lender(a, 'usage')).body).to.include({ used: 100, remaining: 0 });
+      // The refused keyed call was not remembered: after midnight it runs for real.
+      svc.clock.set('2026-06-16T00:00:00Z');
+      const nextDay = await keyed('score-keystone-quota-2');
+      expect(nextDay.status).to.equal(200);
+      expect(nextDay.headers['idempotent-replayed']).to.equal(undefined);
+    });
+
     it('keeps the day’s count across a restart of the embedded service, and still starts over at midnight', async () => {
       await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
       for (let i = 0; i < 100; i += 1)
