@@ -67,10 +67,16 @@ export function counterpartiesOf(s: Service, org_id: string): Set<string> {
   return ids;
 }
 
+/**
+ * The offset a portfolio cursor carries: the decimal digits `next_cursor` wraps, nothing else
+ * (Number() also read '' as 0, ' 1' and '0x1' as 1 and '1e1' as 10, so a damaged cursor served a
+ * page — often the first again — instead of saying it was not ours).
+ */
 function decodeCursor(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
-  const n = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!Number.isInteger(n) || n < 0)
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const n = /^\d{1,9}$/.test(text) ? Number(text) : -1;
+  if (n < 0)
     throw new ProblemError('INVALID_REQUEST', 'cursor is not one this API issued', {
       errors: [{ path: 'cursor', code: 'invalid_value', message: 'unknown cursor' }],
     });

@@ -295,6 +295,23 @@ describe('lender credit API (SPEC §4)', function () {
     expect(paged.body.next_cursor).to.be.a('string');
   });
 
+  it('refuses a portfolio cursor it did not issue with 400 rather than reading it as another page', async () => {
+    await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
+    await entity(a, { legal_name: 'Summit Construction LLC', roles: ['general_contractor'] });
+    const issued = await lender(a, 'portfolio', { limit: 1 });
+    expect((await lender(a, 'portfolio', { cursor: issued.body.next_cursor as string })).status).to.equal(
+      200,
+    );
+    // Number() read '' as 0 (page one again: a client looping), ' 1' and '0x1' as 1, '1e1' as 10.
+    for (const text of ['', ' 1', '0x1', '1e1', '1.0', '+1']) {
+      const cursor = Buffer.from(text).toString('base64url');
+      const res = await lender(a, 'portfolio', { cursor });
+      expect(res.status, `${JSON.stringify(text)}: ${JSON.stringify(res.body)}`).to.equal(400);
+      expect(res.body).to.include({ ok: false, code: 'INVALID_REQUEST' });
+      expect(res.body.errors[0]).to.include({ path: 'cursor' });
+    }
+  });
+
   describe('daily quota (SPEC §3)', () => {
     it('counts score, verify, history, eligibility and portfolio but not usage, and answers the 101st call with 429', async () => {
       await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
