@@ -3,7 +3,10 @@
  * problem the server sent (SPEC §2), so callers branch on `code`, never on message text.
  */
 
-/** The closed server vocabulary (SPEC §2) plus the two failures only a client can see. */
+/**
+ * The closed server vocabulary (SPEC §2 and the OpenAPI `Problem.code` enum) plus the failures
+ * only a client can see.
+ */
 export type PlumblineErrorCode =
   | 'INVALID_REQUEST'
   | 'UNAUTHENTICATED'
@@ -18,6 +21,10 @@ export type PlumblineErrorCode =
   | 'RATE_LIMITED'
   | 'INTERNAL'
   | 'UNAVAILABLE'
+  /** 503: the ledger failed its integrity check; appends are suspended until an operator acts. */
+  | 'LEDGER_INTEGRITY'
+  /** 503: the node's read models are damaged; appends are suspended until it restarts. */
+  | 'READ_MODELS_DAMAGED'
   /** The request never got an HTTP answer (DNS, refused connection, aborted). */
   | 'NETWORK_ERROR'
   /** An answer that is not a Plumbline problem, or a signed answer whose signature fails. */
@@ -38,6 +45,8 @@ const SERVER_CODES: ReadonlySet<string> = new Set([
   'RATE_LIMITED',
   'INTERNAL',
   'UNAVAILABLE',
+  'LEDGER_INTEGRITY',
+  'READ_MODELS_DAMAGED',
 ]);
 
 /** One validation issue, as the server reports it (`sov.0.line`-style dotted path). */

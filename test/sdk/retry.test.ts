@@ -127,6 +127,24 @@ describe('SDK retries (429/503 honoring Retry-After, same Idempotency-Key)', fun
     }
   });
 
+  it('reports 503 LEDGER_INTEGRITY and READ_MODELS_DAMAGED by their own codes, with the server’s detail and request id', async () => {
+    for (const code of ['LEDGER_INTEGRITY', 'READ_MODELS_DAMAGED']) {
+      const fake = await scripted([{ status: 503, body: problem(code, 503) }]);
+      try {
+        const client = new sdk.Plumbline({ baseUrl: fake.baseUrl, apiKey: 'pl_test_fake', retries: 0 });
+        const error = (await client
+          .score('Keystone Builders')
+          .catch((e: unknown) => e)) as PlumblineErrorType;
+        expect(error).to.be.instanceOf(sdk.PlumblineError);
+        expect(error).to.include({ code, status: 503, detail: `${code} for the test` });
+        expect(error.request_id).to.equal('req_fake_problem');
+        expect(error.problem?.code).to.equal(code);
+      } finally {
+        await fake.close();
+      }
+    }
+  });
+
   it('rides out the real daily quota at the UTC day boundary (the clock moves while it waits)', async () => {
     const svc = await startService({ now: '2026-06-15T23:59:59.500Z' });
     const server = await listen(svc.app);
