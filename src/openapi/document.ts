@@ -33,6 +33,34 @@ const RATE_LIMIT: Record<Access, string | null> = {
   admin: '600 requests per key per minute',
 };
 
+/** The window each surface's `RateLimit-Policy` names (SPEC §3; the service's default limits). */
+const RATE_LIMIT_POLICY: Record<Access, string | null> = {
+  public: null,
+  lender: '"daily";q=100;w=86400',
+  pdf: '"daily";q=100;w=86400',
+  project: '"minute";q=600;w=60',
+  ledger: '"minute";q=600;w=60',
+  admin: '"minute";q=600;w=60',
+};
+
+/** The two headers every counted answer carries (SPEC §3), success and 429 alike. */
+function rateLimitHeaders(access: Access): Json | null {
+  const policy = RATE_LIMIT_POLICY[access];
+  if (policy === null) return null;
+  const window = policy.slice(1, policy.indexOf('"', 1));
+  const counted = access === 'lender' ? ' (every lender action except `usage` and `pdf_link`)' : '';
+  return {
+    'RateLimit-Policy': {
+      schema: { type: 'string' },
+      description: `The quota on counted calls${counted}: \`${policy}\` (limit q per window w seconds).`,
+    },
+    RateLimit: {
+      schema: { type: 'string' },
+      description: `What is left: \`"${window}";r=<remaining>;t=<seconds until the window resets>\`.`,
+    },
+  };
+}
+
 /** Drops the members a standalone JSON Schema has and an embedded component must not. */
 function embedded(schema: Json): Json {
   const { $schema: _s, $id: _i, ...rest } = schema;
@@ -140,6 +168,13 @@ function operation(op: OperationSpec): Json {
   const security = op.optionalAuth ? [...SECURITY[op.access], {}] : SECURITY[op.access];
   const body = requestBody(op);
   const limit = RATE_LIMIT[op.access];
+  const limitHeaders = rateLimitHeaders(op.access);
+  const errors = errorResponses(errorCodesOf(op));
+  if (limitHeaders) {
+    success.headers = limitHeaders;
+    const refused = errors['429'];
+    if (refused) refused.headers = { ...limitHeaders, ...(refused.headers as Json | undefined) };
+  }
   return {
     operationId: op.operationId,
     tags: [op.tag],
@@ -147,7 +182,7 @@ function operation(op: OperationSpec): Json {
     ...(op.description ? { description: op.description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
-    responses: { [String(op.response.status)]: success, ...errorResponses(errorCodesOf(op)) },
+    responses: { [String(op.response.status)]: success, ...errors },
     security,
     ...(op.scope ? { 'x-plumbline-scope': op.scope } : {}),
     ...(limit ? { 'x-plumbline-rate-limit': limit } : {}),

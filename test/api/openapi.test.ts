@@ -197,4 +197,20 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
       'KeyQuery',
     ]);
   });
+
+  it('documents the RateLimit-Policy and RateLimit headers (SPEC §3) on every rate-limited answer', () => {
+    const limited = operationsOf(doc).filter(({ op }) => op['x-plumbline-rate-limit'] !== undefined);
+    expect(limited.map(({ path }) => path)).to.include.members([
+      '/api/lender-credit',
+      '/api/credit-report-pdf',
+    ]);
+    for (const { path, method, op } of limited) {
+      for (const status of [Object.keys(op.responses as Json).find((s) => s.startsWith('2'))!, '429']) {
+        const headers = Object.keys((op.responses[status].headers ?? {}) as Json);
+        expect(headers, `${method} ${path} ${status}`).to.include.members(['RateLimit-Policy', 'RateLimit']);
+      }
+    }
+    const lender = doc.paths['/api/lender-credit'].post.responses['200'].headers as Json;
+    expect(lender['RateLimit-Policy'].description).to.include('"daily";q=100;w=86400');
+  });
 });
