@@ -26,6 +26,7 @@ import { assessedEligibility, inquiriesOf, type CreditReport } from '../credit/i
 import { renderCreditReportPdf, type ReportContext } from '../reports/credit-report-pdf.js';
 import { entityFacts } from './entity-facts.js';
 import { issueCreditReport } from './credit-actions.js';
+import { resolveEntity } from '../registry/routes.js';
 import { PDF_LINK_TTL_S, signPdfLink, verifyPdfLink } from './pdf-link.js';
 
 export const PDF_PATH = '/api/credit-report-pdf';
@@ -135,18 +136,24 @@ export function pdfLinkAction(s: Service): LenderAction {
   return defineAction({
     name: 'pdf_link',
     description: `A signed link to the printable credit report of one entity, valid ${PDF_LINK_TTL_S} s, instead of a key in the URL (does not count; opening it counts like score).`,
-    body_doc: { entity: 'legal name, alias, EIN or ent_ id, exactly as the link will carry it' },
+    body_doc: {
+      entity: 'legal name, alias, EIN or ent_ id (the link opens the entity it resolves to, by id)',
+    },
     schema: z.strictObject({ entity: EntityRef }),
     counted: false,
     handle(req, body) {
       const auth = authOf(req);
+      // Resolved now, like every other action (404 with candidates, 409 ambiguous): a link for a
+      // reference that names no one would open nothing but a 404, and only once it is clicked.
+      const entity = resolveEntity(s.runtime.state(registryProjection), body.entity);
       const now = s.clock.now();
       const exp = Math.floor(now.getTime() / 1000) + PDF_LINK_TTL_S;
-      const token = signPdfLink(s.linkKey, { entity: body.entity, key_id: auth.key_id, exp });
-      const query = new URLSearchParams({ entity: body.entity, link: token });
+      const token = signPdfLink(s.linkKey, { entity: entity.entity_id, key_id: auth.key_id, exp });
+      const query = new URLSearchParams({ entity: entity.entity_id, link: token });
       const path = `${PDF_PATH}?${query.toString()}`;
       return {
-        entity: body.entity,
+        entity: entity.legal_name,
+        entity_id: entity.entity_id,
         url: `${s.publicBaseUrl}${path}`,
         path,
         expires_at: new Date(exp * 1000).toISOString(),

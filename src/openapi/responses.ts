@@ -187,7 +187,8 @@ export const UsageSchema = z.looseObject({
 
 export const PdfLinkSchema = z.looseObject({
   ok,
-  entity: str,
+  entity: str.meta({ description: 'The legal name of the entity the reference resolved to.' }),
+  entity_id: str.meta({ description: 'Its ent_ id, which the link names.' }),
   url: str.meta({
     description: 'Opens the report of this entity, as the asking key, without a key in the URL.',
   }),

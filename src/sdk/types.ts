@@ -224,7 +224,10 @@ export interface Usage {
 /** A signed link to one entity's printable credit report (`action=pdf_link`), valid 300 s. */
 export interface PdfLink {
   ok: true;
+  /** The legal name of the entity the reference resolved to. */
   entity: string;
+  /** Its ent_ id, which the link names. */
+  entity_id: string;
   url: string;
   /** The same link relative to the service (path and query). */
   path: string;

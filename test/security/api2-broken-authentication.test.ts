@@ -182,6 +182,35 @@ describe('OWASP API2 — broken authentication (the PDF link)', function () {
       }
     });
 
+    it('answers 404 with candidates for an entity it cannot resolve, instead of a link that opens nothing', async () => {
+      const before = await usage(k);
+      const res = await request(svc.app)
+        .post('/api/lender-credit?action=pdf_link')
+        .set('x-plumbline-api-key', k.key)
+        .send({ entity: 'Keystone' });
+      expect(res.status, JSON.stringify(res.body)).to.equal(404);
+      expect(res.body).to.include({ ok: false, code: 'NOT_FOUND' });
+      expect(res.body.candidates[0]).to.include({ entity: 'Keystone Builders, Inc.' });
+      expect(await usage(k)).to.deep.equal(before);
+    });
+
+    it('names the entity it resolved, and its link opens that entity by id', async () => {
+      const res = await request(svc.app)
+        .post('/api/lender-credit?action=pdf_link')
+        .set('x-plumbline-api-key', k.key)
+        .send({ entity: 'KEYSTONE BUILDERS INC' });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.entity).to.equal('Keystone Builders, Inc.');
+      expect(res.body.entity_id).to.match(/^ent_[a-z2-7]{16}$/);
+      expect(new URL(res.body.url as string).searchParams.get('entity')).to.equal(res.body.entity_id);
+      const opened = await request(svc.app)
+        .get(res.body.path as string)
+        .buffer(true)
+        .parse(binary);
+      expect(opened.status).to.equal(200);
+      expect(opened.headers['content-disposition']).to.contain(res.body.entity_id as string);
+    });
+
     it('is refused for a key without credit:read', async () => {
       const writer = await svc.key('Second Street Bank', ['governance:write']);
       const res = await request(svc.app)
