@@ -106,7 +106,7 @@ export class PlumblineError extends Error {
   readonly errors: FieldIssue[];
   /** The whole problem body, for code-specific members (`gates`, `candidates`, `reset_at`). */
   readonly problem: Problem | null;
-  /** Seconds the server asked to wait (429/503), when it said. */
+  /** Seconds the server asked to wait (429/503, a transient 409), when it said. */
   readonly retry_after_s: number | null;
 
   constructor(init: PlumblineErrorInit) {

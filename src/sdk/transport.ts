@@ -1,7 +1,7 @@
 /**
  * One HTTP exchange with retries (SPEC §2–§3): 429 and 503 are retried after the server's
- * `Retry-After`, with the same `Idempotency-Key` on every attempt so an append that did land is
- * replayed rather than repeated. Network failures are retried only where a repeat is harmless
+ * `Retry-After` (and a 409 that carries one, where a repeat is harmless), with the same
+ * `Idempotency-Key` on every attempt so an append that did land is replayed rather than repeated. Network failures are retried only where a repeat is harmless
  * (GETs and keyed POSTs). Successful signed answers are checked when a signing secret is known.
  */
 import { errorFromResponse, PlumblineError } from './errors.js';
@@ -16,7 +16,7 @@ export interface PlumblineOptions {
   signingSecret?: string;
   /** A fetch implementation (default: the global one). */
   fetch?: typeof fetch;
-  /** Further attempts after a 429/503 or a network failure (default 2). */
+  /** Further attempts after a 429/503, a 409 with Retry-After, or a network failure (default 2). */
   retries?: number;
   /** A Retry-After longer than this is not waited for: the error is thrown at once (default 60 s). */
   maxRetryDelaySeconds?: number;
@@ -121,7 +121,15 @@ export class Transport {
       }
       const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
       const wait = retryAfter ?? BASE_BACKOFF_S * 2 ** attempt;
-      if ((response.status === 429 || response.status === 503) && attempt < retries && wait <= maxDelay) {
+      // A 409 with Retry-After is the server saying "again shortly" (this Idempotency-Key's first
+      // attempt is still running, or the ledger head kept moving and nothing was recorded); a 409
+      // without it (a duplicate, a funded draw) is final.
+      const transientConflict = response.status === 409 && retryAfter !== null && repeatable;
+      if (
+        (response.status === 429 || response.status === 503 || transientConflict) &&
+        attempt < retries &&
+        wait <= maxDelay
+      ) {
         await response.body?.cancel();
         await sleep(wait);
         continue;

@@ -92,6 +92,33 @@ describe('SDK retries (429/503 honoring Retry-After, same Idempotency-Key)', fun
     }
   });
 
+  it('retries a 409 that carries Retry-After (the same key still running, the head kept moving) with the same key; a 409 without it is final', async () => {
+    const report = { ok: true, entity: 'Keystone Builders, Inc.' };
+    const fake = await scripted([
+      { status: 409, headers: { 'retry-after': '0' }, body: problem('CONFLICT', 409) },
+      { status: 200, body: report },
+    ]);
+    try {
+      const client = new sdk.Plumbline({ baseUrl: fake.baseUrl, apiKey: 'pl_test_fake' });
+      expect(await client.score('Keystone Builders')).to.deep.equal(report);
+      expect(fake.seen).to.have.length(2);
+      expect(fake.seen[1]!.idempotencyKey).to.be.a('string').and.equal(fake.seen[0]!.idempotencyKey);
+    } finally {
+      await fake.close();
+    }
+    const final = await scripted([{ status: 409, body: problem('CONFLICT', 409) }]);
+    try {
+      const client = new sdk.Plumbline({ baseUrl: final.baseUrl, apiKey: 'pl_test_fake' });
+      const error = (await client
+        .createEntity({ legal_name: 'Retry Co', roles: ['supplier'] })
+        .catch((e: unknown) => e)) as PlumblineErrorType;
+      expect(error).to.include({ code: 'CONFLICT', status: 409 });
+      expect(final.seen).to.have.length(1);
+    } finally {
+      await final.close();
+    }
+  });
+
   it('does not wait out a Retry-After beyond maxRetryDelaySeconds, nor retry past `retries`', async () => {
     const fake = await scripted([
       { status: 429, headers: { 'retry-after': '86399' }, body: problem('RATE_LIMITED', 429) },
