@@ -167,10 +167,27 @@ export const EligibilitySchema = z.looseObject({
   ok,
   entity: str,
   entity_id: str,
-  payment_recommendation: z.looseObject({ pral: str, rationale: z.array(str) }),
-  eligible_payment_rails: z.array(str),
-  marketplace_access: z.looseObject({ tier: str, programs: z.array(str) }),
-  credit_improvement: z.array(z.looseObject({ dimension: str, action: str, expected_gain: num })),
+  payment_recommendation: z.looseObject({
+    pral: z.enum(['RELEASE', 'RELEASE_WITH_CONDITIONS', 'HOLD', 'DENY']),
+    rationale: z.array(str),
+  }),
+  eligible_payment_rails: z
+    .array(z.enum(['ACH', 'Wire', 'RTP', 'SWIFT', 'ESCROW']))
+    .meta({ description: 'ESCROW: joint check or escrow only (PRAL HOLD); none at DENY.' }),
+  marketplace_access: z.looseObject({
+    tier: z.enum(['PREFERRED', 'STANDARD', 'RESTRICTED', 'NONE']),
+    programs: z.array(z.enum(['early_payment', 'supply_chain_finance', 'retainage_advance'])),
+  }),
+  credit_improvement: z.array(
+    z.looseObject({
+      dimension: str,
+      factor: str.meta({ description: 'The reason code whose removal the gain is computed for.' }),
+      action: str,
+      expected_gain: num.meta({
+        description: 'Composite points gained if the factor were removed (recomputed).',
+      }),
+    }),
+  ),
 });
 
 export const UsageSchema = z.looseObject({

@@ -206,7 +206,8 @@ export interface Eligibility {
   payment_recommendation: { pral: string; rationale: string[] };
   eligible_payment_rails: string[];
   marketplace_access: { tier: string; programs: string[] };
-  credit_improvement: { dimension: string; action: string; expected_gain: number }[];
+  /** `factor`: the reason code whose removal `expected_gain` is computed for. */
+  credit_improvement: { dimension: string; factor: string; action: string; expected_gain: number }[];
 }
 
 export interface Usage {

@@ -198,6 +198,31 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
     ]);
   });
 
+  it('documents every member of an eligibility answer, with the PRAL, rail and tier vocabularies (DOMAIN §6)', () => {
+    const schema = doc.components.schemas.Eligibility as Json;
+    const item = schema.properties.credit_improvement.items as Json;
+    expect(item.required).to.include.members(['dimension', 'factor', 'action', 'expected_gain']);
+    expect(schema.properties.payment_recommendation.properties.pral.enum).to.deep.equal([
+      'RELEASE',
+      'RELEASE_WITH_CONDITIONS',
+      'HOLD',
+      'DENY',
+    ]);
+    expect(schema.properties.eligible_payment_rails.items.enum).to.have.members([
+      'ACH',
+      'Wire',
+      'RTP',
+      'SWIFT',
+      'ESCROW',
+    ]);
+    expect(schema.properties.marketplace_access.properties.tier.enum).to.have.members([
+      'PREFERRED',
+      'STANDARD',
+      'RESTRICTED',
+      'NONE',
+    ]);
+  });
+
   it('documents the RateLimit-Policy and RateLimit headers (SPEC §3) on every rate-limited answer', () => {
     const limited = operationsOf(doc).filter(({ op }) => op['x-plumbline-rate-limit'] !== undefined);
     expect(limited.map(({ path }) => path)).to.include.members([
