@@ -27,6 +27,13 @@ const ListQuery = z.strictObject({
 /** An entity reference in the path: what the lender API accepts as `entity` (a name, EIN or ent_ id). */
 const EntityParams = z.strictObject({ id: nameText(200) });
 
+/**
+ * What a 404 tells the caller it may send: a reference in another form (an EIN with a space, a
+ * CAGE code) matches nothing and has no name candidates, so the answer says which forms resolve.
+ */
+const REFERENCE_FORMS =
+  'name an entity by its legal name, alias or DBA, an EIN (NN-NNNNNNN or 9 digits), a UEI (12 characters) or its ent_ id';
+
 /** Resolves an entity reference or throws the SPEC §4 404 (with candidates) / 409 (ambiguous). */
 export function resolveEntity(state: RegistryState, ref: string): EntityRecord {
   const found: EntityLookup = lookupEntity(state, ref);
@@ -40,7 +47,7 @@ export function resolveEntity(state: RegistryState, ref: string): EntityRecord {
         { candidates: found.candidates },
       );
     case 'not_found':
-      throw new ProblemError('NOT_FOUND', `no governed entity matches "${ref}"`, {
+      throw new ProblemError('NOT_FOUND', `no governed entity matches "${ref}"; ${REFERENCE_FORMS}`, {
         candidates: found.candidates,
       });
     default: {

@@ -206,6 +206,16 @@ describe('lender credit API (SPEC §4)', function () {
     expect(reused.body).to.include({ ok: false, code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
+  it('tells an integrator which reference forms it takes when nothing matches (an EIN with a space, a CAGE)', async () => {
+    await entity(a, { legal_name: 'Quiet Creek Masonry LLC', roles: ['subcontractor'], ein: '98-7654321' });
+    for (const ref of ['98 7654321', '98–7654321', '1ABC2']) {
+      const res = await lender(a, 'score', { entity: ref });
+      expect(res.status).to.equal(404);
+      expect(res.body.detail, ref).to.contain('NN-NNNNNNN or 9 digits').and.contain('ent_');
+    }
+    expect((await lender(a, 'score', { entity: '987654321' })).status).to.equal(200);
+  });
+
   it('answers unknown entities with 404 and up to 5 candidates, ambiguous names with 409', async () => {
     await entity(a, { legal_name: 'Keystone Builders, Inc.', roles: ['general_contractor'] });
     const near = await lender(a, 'score', { entity: 'Keystone Bilders' });
