@@ -79,7 +79,7 @@ export function discoveryDocument(actions: readonly LenderAction[]): Record<stri
     response_schema: REPORT_SCHEMA,
     rate_limit: '100 requests/day per API key',
     rate_limit_detail:
-      'Counted per key per UTC calendar day; every authenticated action except usage and pdf_link counts, and so does opening the PDF report. Responses carry RateLimit-Policy and RateLimit headers; the 101st call answers 429 with Retry-After.',
+      'Counted per key per UTC calendar day; every authenticated action except usage and pdf_link counts, and so does opening the PDF report; an Idempotency-Key replay (score, verify) is the first answer again and does not count twice. Responses carry RateLimit-Policy and RateLimit headers; the 101st call answers 429 with Retry-After.',
     credit_report_pdf:
       'POST ?action=pdf_link {entity} returns a signed link, valid 300 s, to GET /api/credit-report-pdf?entity=<name|EIN|ent_id>&link=<token> — printable credit report (opening it counts against the daily quota); the footer carries the provenance hash and ledger anchor. A key in the URL (&key=) still works for keys holding credit:read, but leaks: use the link.',
     mesh_ledger:

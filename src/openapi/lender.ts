@@ -72,7 +72,8 @@ export function lenderOperations(actions: readonly LenderAction[]): OperationSpe
       description: [
         'One operation for every action: pick it with the `action` query parameter and send that',
         "action's body. Without `action` the answer is the discovery document (no key needed).",
-        'Every action except `usage` and `pdf_link` counts against the 100 requests/day quota.',
+        'Every action except `usage` and `pdf_link` counts against the 100 requests/day quota; an',
+        '`Idempotency-Key` replay is the first answer again and does not count twice.',
         `Actions that record an event (${actions
           .filter((a) => a.appends === true)
           .map((a) => `\`${a.name}\``)
