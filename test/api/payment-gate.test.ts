@@ -656,4 +656,45 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(duplicate.status).to.equal(409);
     });
   });
+
+  describe('Idempotency-Key', () => {
+    it('never answers 201 for a payment it did not record: a key whose refused push is past the 24 h replay window answers 422 IDEMPOTENCY_KEY_REUSED', async () => {
+      j = await startJourney();
+      const waiver = await j.fixDocuments();
+      expect((await j.compile()).status).to.equal(201);
+      await j.notarize(waiver);
+      const push = () =>
+        j.post('/api/payment-push', { draw_id: j.drawId }).set('Idempotency-Key', 'push-application-1');
+      const refused = await push();
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(422);
+      expect(failed(refused.body.gates as Gate[])).to.deep.equal(['signatures']);
+
+      // A day and an hour later the replay record is gone; the chain signs and the same key is sent
+      // again. Its event ids are the refusal's, so the ledger keeps the refusal and appends nothing.
+      j.svc.clock.set('2026-06-04T16:00:00Z');
+      await j.signAll();
+      const before = await j.svc.head();
+      const again = await push();
+      expect(again.status, JSON.stringify(again.body)).to.equal(422);
+      expect(again.body.code).to.equal('IDEMPOTENCY_KEY_REUSED');
+      expect(await j.svc.head()).to.equal(before);
+      const draw = await request(j.svc.app)
+        .get(`/api/draws/${j.drawId}`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      expect(draw.body.status).to.equal('COMPILED');
+
+      // A new key decides a new push: paid once, and recorded.
+      const paid = await j
+        .post('/api/payment-push', { draw_id: j.drawId })
+        .set('Idempotency-Key', 'push-application-1-again');
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      const ledger = await request(j.svc.app)
+        .get(`/api/ledger?after=${before}&limit=10`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      const pushed = (ledger.body.events as { type: string; data: { payment_id?: string } }[]).filter(
+        (e) => e.type === 'PaymentPushed',
+      );
+      expect(pushed.map((e) => e.data.payment_id)).to.deep.equal([paid.body.payment.id]);
+    });
+  });
 });

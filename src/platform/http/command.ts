@@ -10,6 +10,7 @@ import { ctxOf } from './context.js';
 import { idempotencyEventId } from './idempotency.js';
 import { newEventId } from '../ids.js';
 import { receiptPath } from '../tlog/receipt.js';
+import { ProblemError } from './problem.js';
 
 /** Names where the receipt of the event a response recorded is served (docs/transparency-log.md). */
 export const RECEIPT_HEADER = 'Ledger-Receipt';
@@ -25,7 +26,11 @@ export function commandMeta(req: Request): { org_id: string | null; actor: strin
 
 /**
  * Runs `decide` through the ledger. With an Idempotency-Key, event ids are derived from it, so a
- * retry re-appends the same ids and the store answers with the original events.
+ * retry re-appends the same ids and the store answers with the original events — when they are
+ * what this decision recorded. Past the 24 h replay window the key may come back with a request
+ * that decides otherwise (a push refused then, paid now: `PaymentPushBlocked` stored,
+ * `PaymentPushed` decided); the store keeps the first and appends nothing, so the answer is 422
+ * IDEMPOTENCY_KEY_REUSED, never the new decision's result as if it had been recorded.
  */
 export function runCommand<R>(
   ledger: Ledger,
@@ -43,9 +48,11 @@ export function runCommand<R>(
   const keyed = idemKey !== null && keyId !== undefined;
   // The first event's id is fixed before deciding: resource ids are minted from it.
   const eventId = keyed ? idempotencyEventId(keyId, idemKey, 0) : newEventId();
+  let decided: readonly { type: string }[] = [];
   const committed = ledger.commit(
     async (head) => {
       const decision = await decide(head, eventId);
+      decided = decision.events;
       if (!keyed) return decision;
       return {
         ...decision,
@@ -59,8 +66,21 @@ export function runCommand<R>(
   );
   // Every response that records something says where its receipt is: the one place for all routes.
   return committed.then((result) => {
+    if (result.duplicate && !sameEvents(result.events, decided))
+      throw new ProblemError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'this Idempotency-Key already recorded a different request; nothing was recorded — send a new key',
+      );
     const last = result.events[result.events.length - 1];
     if (last && req.res && !req.res.headersSent) req.res.setHeader(RECEIPT_HEADER, receiptPath(last.hash));
     return result;
   });
+}
+
+/**
+ * Whether the stored events record what was decided: the same types, in order. Types, not streams:
+ * a true retry may mint its stream anew (an issued key's stream is named by a random key id).
+ */
+function sameEvents(stored: readonly { type: string }[], decided: readonly { type: string }[]): boolean {
+  return stored.length === decided.length && stored.every((e, i) => e.type === decided[i]!.type);
 }
