@@ -437,6 +437,44 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(paid.body.payment.amount).to.equal(D(81_000));
     });
 
+    it('keeps a BLOCKING variance a later inspection did not look at: a report on line 2 alone leaves line 1 at the 10 % seen before (REDUCED $81,000, not FUNDABLE $135,000)', async () => {
+      j = await startJourney();
+      // Line 1 claims 25 % ($100k of $400k); the inspector saw 10 %: BLOCKING, $81,000 fundable.
+      const waiver = await j.fixDocuments({ inspectedLine1Pct: 10 });
+      expect((await j.compile()).body.compilation.fundable_amount).to.equal(D(81_000));
+      await j.signAll();
+      await j.notarize(waiver);
+      // A later visit reports line 2 only: it says nothing about line 1.
+      const inspector = await j.created('/api/entities', {
+        legal_name: 'Line Two Inspections LLC',
+        roles: ['inspector'],
+      });
+      await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        draw_id: j.drawId,
+        inspector,
+        inspected_on: '2026-06-03',
+        lines: [{ line: 2, percent_complete: 8.33 }],
+        stored_materials_verified: true,
+      });
+
+      const gates = await refusedGates(j, { rail: 'ESCROW' });
+      expect(failed(gates)).to.deep.equal(['verdict_fundable']);
+      expect(detailOf(gates, 'verdict_fundable')).to.match(
+        /^at the head the draw is REDUCED \(fundable at inspected amounts: 8100000 of 13500000\)/,
+      );
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accepted = await j.post(
+        `/api/draws/${j.drawId}/accept`,
+        { reason: 'inspected amounts' },
+        approver,
+      );
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.equal(D(81_000));
+    });
+
     it('cuts a REDUCED draw at the inspection its BLOCKING variance was found on: a later site report, not an earlier report naming the draw', async () => {
       // The report naming the draw (2026-06-02) agrees with the claim (line 1 at 25 %); a site
       // report after the period (2026-06-03, the latest inspection) sees line 1 at 5 %: BLOCKING,

@@ -3,11 +3,14 @@
  * inspector saw. Claimed H − inspected % > 5 points → WARNING, > 10 points → BLOCKING.
  *
  * Interpretations:
- * - The inspection compared is the latest (by inspection date) that belongs to the draw
- *   (`inspectionsOf`: reports naming it, and site reports after its period end and before the next
- *   draw's) — newer eyes on site win. No inspection → no variance finding
- *   (INSPECTION_FRESHNESS reports the missing inspection); a line the report does not cover is
- *   not compared.
+ * - Each line is compared with the latest inspection (by inspection date) that belongs to the
+ *   draw (`inspectionsOf`: reports naming it, and site reports after its period end and before the
+ *   next draw's) and covers that line — newer eyes on that line win. A later report that does not
+ *   cover a line says nothing about it, so what an earlier report saw there stands: taking the
+ *   latest report whole let a visit reporting line 2 alone erase line 1's BLOCKING variance, and
+ *   the draw, REDUCED to $81,000, was paid its whole $135,000. No inspection → no variance finding
+ *   (INSPECTION_FRESHNESS reports the missing inspection); a line no report covers is not
+ *   compared.
  * - Only over-claims count (H above the inspector); under-claiming is not a contradiction.
  * - Compared in hundredths of a point, H being rounded to 2 decimals: 5.00 does not fire, 5.01 does.
  * - One finding per line (subject `line:<n>`), so its severity follows that line alone; a newer
@@ -42,13 +45,12 @@ export function varianceSeverity(hundredths: number): Severity | null {
 }
 
 function drawDrafts(input: ScanInput, draw: Draw): FindingDraft[] {
-  const report = inspectionsOf(input, draw)[0];
-  if (report === undefined) return [];
-  const inspected = new Map(report.lines.map((l) => [l.line, l.percent_complete]));
+  const reports = inspectionsOf(input, draw);
   const drafts: FindingDraft[] = [];
   for (const line of draw.lines) {
-    const seen = inspected.get(line.line);
-    if (seen === undefined) continue;
+    const report = reports.find((r) => r.lines.some((l) => l.line === line.line));
+    const seen = report?.lines.find((l) => l.line === line.line)?.percent_complete;
+    if (report === undefined || seen === undefined) continue;
     const hundredths = Math.round(line.percent_complete * 100) - Math.round(seen * 100);
     const severity = varianceSeverity(hundredths);
     if (severity !== null)
