@@ -76,20 +76,36 @@ export function requiredWaivers(project: Project, draw: Draw, draws: readonly Dr
 /**
  * `executed` decides whether a recorded waiver is executed; the gate passes `isExecutedBySignature`
  * (src/payments/gates.ts) — the `executed` boolean an uploader states is never enough.
+ *
+ * Only the waivers that stand count, as DOMAIN §2 LIEN_WAIVER_MISMATCH reads them: the latest per
+ * claimant, draw and waiver type (a corrected waiver supersedes the earlier one). For an
+ * UNCONDITIONAL requirement the waiver the scan measures against the amount paid — the latest of
+ * them stated executed — is the one that must be executed: counting any signed one let a release
+ * of $10,000 the GC signed stand for a $135,000 payment while the scan read a later upload of
+ * $135,000 nobody signed, and application 2 was paid.
  */
 export function checkWaivers(
   requirements: readonly WaiverRequirement[],
   documents: readonly Document[],
   executed: (waiver: LienWaiver) => boolean,
 ): WaiverCheck[] {
-  const waivers = documents.filter((d): d is LienWaiver => d.type === 'LIEN_WAIVER');
+  const waivers = documents
+    .filter((d): d is LienWaiver => d.type === 'LIEN_WAIVER')
+    .sort((a, b) => a.recorded_seq - b.recorded_seq);
   return requirements.map((requirement) => {
-    const candidates = waivers.filter(
-      (w) =>
+    const standing = new Map<WaiverType, LienWaiver>();
+    for (const w of waivers)
+      if (
         w.claimant === requirement.claimant &&
         w.draw_id === requirement.draw_id &&
-        KIND_OF[w.waiver_type] === requirement.kind,
-    );
+        KIND_OF[w.waiver_type] === requirement.kind
+      )
+        standing.set(w.waiver_type, w);
+    const candidates = [...standing.values()].sort((a, b) => a.recorded_seq - b.recorded_seq);
+    if (requirement.kind === 'UNCONDITIONAL') {
+      const relied = candidates.filter((w) => w.executed).at(-1) ?? candidates.at(-1) ?? null;
+      return { requirement, waiver: relied, executed: relied !== null && executed(relied) };
+    }
     const done = candidates.find(executed);
     return { requirement, waiver: done ?? candidates[0] ?? null, executed: done !== undefined };
   });

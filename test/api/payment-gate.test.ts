@@ -695,6 +695,107 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
     });
   });
 
+  describe('lien waivers', () => {
+    it('holds application 2 while the unconditional waiver the scan relies on for application 1 is unsigned: the GC signed one releasing $10,000 of the $135,000 paid', async () => {
+      j = await startJourney();
+      await j.readyToPay();
+      const first = await j.post('/api/payment-push', { draw_id: j.drawId });
+      expect(first.status, JSON.stringify(first.body)).to.equal(201);
+      const signers = await j.signers();
+      const unconditional = (amount: number) => ({
+        type: 'LIEN_WAIVER',
+        claimant: j.gc,
+        draw_id: j.drawId,
+        waiver_type: 'UNCONDITIONAL_PROGRESS',
+        amount,
+        through_date: '2026-05-31',
+        signed_on: '2026-06-03',
+        executed: true,
+      });
+      // The GC's signer executes (and a notary acknowledges) a release of $10,000 only …
+      const signedShort = await j.created(`/api/projects/${j.projectId}/documents`, unconditional(D(10_000)));
+      expect((await signWaiverAs(j.svc.app, j.lender, signedShort, signers.Contractor)).status).to.equal(201);
+      await j.notarize(signedShort);
+      // … and a later upload states a full release nobody signed: the scan reads it (the latest).
+      const statedFull = await j.created(`/api/projects/${j.projectId}/documents`, unconditional(D(135_000)));
+
+      // Application 2 (June), payable on its own documents.
+      const invoice = (number: string, line: number, amount: number) =>
+        j.created(`/api/projects/${j.projectId}/documents`, {
+          type: 'INVOICE',
+          vendor: j.gc,
+          number,
+          amount,
+          line,
+        });
+      const invoices = [await invoice('KB-2001', 1, D(40_000)), await invoice('KB-2002', 2, D(20_000))];
+      j.svc.clock.set('2026-07-01T15:00:00Z');
+      const second = await j.created(
+        `/api/projects/${j.projectId}/draws`,
+        firstDrawBody({
+          application_no: 2,
+          period_from: '2026-06-01',
+          period_to: '2026-06-30',
+          invoices,
+          requested_amount: D(54_000),
+          lines: [
+            { line: 1, previous: D(100_000), this_period: D(40_000), stored_materials: 0 },
+            { line: 2, previous: D(50_000), this_period: D(20_000), stored_materials: 0 },
+          ],
+        }),
+      );
+      const inspector = await j.created('/api/entities', {
+        legal_name: 'July Inspections LLC',
+        roles: ['inspector'],
+      });
+      await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        draw_id: second,
+        inspector,
+        inspected_on: '2026-07-01',
+        lines: [
+          { line: 1, percent_complete: 35 },
+          { line: 2, percent_complete: 11.67 },
+        ],
+        stored_materials_verified: true,
+      });
+      await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'TITLE_DATE_DOWN',
+        effective_on: '2026-07-01',
+        new_liens: [],
+      });
+      const conditional = await j.created(`/api/projects/${j.projectId}/documents`, {
+        type: 'LIEN_WAIVER',
+        claimant: j.gc,
+        draw_id: second,
+        waiver_type: 'CONDITIONAL_PROGRESS',
+        amount: D(54_000),
+        through_date: '2026-06-30',
+        signed_on: '2026-07-01',
+        executed: true,
+      });
+      expect((await signWaiverAs(j.svc.app, j.lender, conditional, signers.Contractor)).status).to.equal(201);
+      expect((await j.notarialAct(conditional, { actDate: '2026-07-01' })).status).to.equal(201);
+      for (const role of ['Contractor', 'Architect', 'Lender'] as const)
+        expect((await signDrawAs(j.svc.app, j.lender, second, role, signers[role])).status).to.equal(201);
+
+      const refused = await j.post('/api/payment-push', { draw_id: second });
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(422);
+      const gates = refused.body.gates as Gate[];
+      expect(failed(gates)).to.deep.equal(['waivers_executed', 'notarization']);
+      expect(detailOf(gates, 'waivers_executed')).to.equal(
+        `not executed (no signature by the claimant's signer): ${statedFull}`,
+      );
+      expect(detailOf(gates, 'notarization')).to.equal(`${statedFull} is not notarized`);
+      // Once the GC's signer executes the full release (and a notary acknowledges it), it pays.
+      expect((await signWaiverAs(j.svc.app, j.lender, statedFull, signers.Contractor)).status).to.equal(201);
+      expect((await j.notarialAct(statedFull, { actDate: '2026-07-01' })).status).to.equal(201);
+      const paid = await j.post('/api/payment-push', { draw_id: second });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+      expect(paid.body.payment.amount).to.equal(D(54_000));
+    });
+  });
+
   describe('Idempotency-Key', () => {
     it('never answers 201 for a payment it did not record: a key whose refused push is past the 24 h replay window answers 422 IDEMPOTENCY_KEY_REUSED', async () => {
       j = await startJourney();
