@@ -8,6 +8,7 @@ import { finding, type RailFinding } from './findings.js';
 import { groupBy, observationsOf, siteOf } from './observations.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
 import { evaluateWith, observed, type FactCheck } from './coverage.js';
+import { exceeds, settled } from './thresholds.js';
 
 /**
  * Days a citation and an incident count for. DOMAIN §8 names no window; OSHA rates are annual
@@ -62,11 +63,14 @@ function abatementsPastDue(citations: readonly OshaCitation[], today: IsoDate): 
 /** TRIR of one site (or, for facts not tied to a project, one employer); no hours, no rate. */
 function trirFinding(incidents: readonly Incident[], hours: readonly HoursWorked[]): RailFinding[] {
   const recordables = incidents.filter((i) => i.recordable);
-  const totalHours = hours.reduce((sum, h) => sum + h.hours, 0);
+  // Hours arrive as decimals (1292.4) and their binary sum drifts: three reports of 200,000 hours
+  // in all summed to 199999.99999999997, and 3 recordables read TRIR 3.0000000000000004 — "above"
+  // DOMAIN §8's 3.0. The total and the rate are settled before they meet the limit (thresholds.ts).
+  const totalHours = settled(hours.reduce((sum, h) => sum + h.hours, 0));
   const subject = recordables[0] ?? hours[0];
   if (totalHours <= 0 || subject === undefined) return [];
   const trir = (recordables.length * SAFETY_TRIR_HOURS_BASE) / totalHours;
-  if (trir <= SAFETY_TRIR_LIMIT) return [];
+  if (!exceeds(trir, SAFETY_TRIR_LIMIT)) return [];
   const facts = [...recordables, ...hours];
   return [
     finding('SAFETY_TRIR_HIGH', 'WARNING', {

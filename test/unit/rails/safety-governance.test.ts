@@ -83,6 +83,19 @@ describe('SAFETY rail (DOMAIN §8)', () => {
       codes: [],
     },
     {
+      given: '3 recordables over three reports totalling 200,000 hours (15,272.8 + 183,434.8 + 1,292.4)',
+      // Summed in binary the hours are 199,999.99999999997 and the rate 3.0000000000000004.
+      facts: facts({
+        observations: [
+          ...incidents(3),
+          obs.hours('OBS-h1', 15_272.8),
+          obs.hours('OBS-h2', 183_434.8),
+          obs.hours('OBS-h3', 1_292.4),
+        ],
+      }),
+      codes: [],
+    },
+    {
       given: '3 recordables over 199,999 hours (TRIR just over 3.0)',
       facts: facts({ observations: [...incidents(3), obs.hours('OBS-h1', 199_999)] }),
       codes: ['SAFETY_TRIR_HIGH'],
