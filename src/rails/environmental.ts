@@ -8,6 +8,7 @@ import { finding, type RailFinding } from './findings.js';
 import { latestPer, observationsOf, siteOf } from './observations.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
 import { evaluateWith, observed, type FactCheck } from './coverage.js';
+import { exceeds } from './thresholds.js';
 
 /**
  * DOMAIN §8 "over budget": reported tCO2e above this share of the budget. 100 % — any excess —
@@ -15,9 +16,15 @@ import { evaluateWith, observed, type FactCheck } from './coverage.js';
  */
 export const ENV_BUDGET_LIMIT_PCT = 100;
 
+/**
+ * Compared as a share of the budget, settled (thresholds.ts): the allowance computed as
+ * budget × 100 / 100 lands below the budget itself for some decimals (1000.001 → 1000.0009999…),
+ * so a report exactly at budget read as over it.
+ */
 function overBudget(r: EmissionsReport): RailFinding[] {
-  const allowance = (r.budget_tco2e * ENV_BUDGET_LIMIT_PCT) / 100;
-  if (r.tco2e <= allowance) return [];
+  const withinBudget =
+    r.budget_tco2e > 0 ? !exceeds((r.tco2e * 100) / r.budget_tco2e, ENV_BUDGET_LIMIT_PCT) : r.tco2e <= 0;
+  if (withinBudget) return [];
   const share = r.budget_tco2e > 0 ? ` (${((r.tco2e / r.budget_tco2e) * 100).toFixed(1)} % of budget)` : '';
   return [
     finding('ENV_OVER_BUDGET', 'WARNING', {

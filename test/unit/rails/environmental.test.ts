@@ -13,6 +13,17 @@ describe('ENVIRONMENTAL rail (DOMAIN §8)', () => {
       posture: 'NOMINAL',
     },
     {
+      given:
+        'emissions exactly at a budget of 1000.001 tCO2e (budget × 100 / 100 is 1000.0009999… in binary)',
+      facts: facts({ observations: [obs.emissions('OBS-e1', 1000.001, 1000.001)] }),
+      codes: [],
+    },
+    {
+      given: 'emissions 0.001 tCO2e over a budget of 1000.001 tCO2e',
+      facts: facts({ observations: [obs.emissions('OBS-e1', 1000.002, 1000.001)] }),
+      codes: ['ENV_OVER_BUDGET'],
+    },
+    {
       given: 'emissions 0.1 tCO2e over budget',
       facts: facts({ observations: [obs.emissions('OBS-e1', 100.1, 100)] }),
       codes: ['ENV_OVER_BUDGET'],
