@@ -253,15 +253,17 @@ const finding = z.looseObject({
   evidence: z.array(z.looseObject({ kind: str, id: str })),
   detected_on: str,
 });
+/** DOMAIN §4: a member (and the overall) is an integer score 0–100 with its grade. */
+const gradedScore = z.looseObject({ score: int.min(0).max(100), grade });
 const adequacyVector = z.looseObject({
-  lender: num,
-  contractor: num,
-  project: num,
-  cashflow: num,
-  compliance: num,
-  risk: num,
+  lender: gradedScore,
+  contractor: gradedScore,
+  project: gradedScore,
+  cashflow: gradedScore,
+  compliance: gradedScore,
+  risk: gradedScore,
 });
-const overall = z.looseObject({ score: num, grade: str });
+const overall = gradedScore;
 
 export const ScanResultSchema = z.looseObject({
   scan_id: str,

@@ -614,13 +614,19 @@ export interface GovernanceFinding {
   [member: string]: unknown;
 }
 
+/** A DOMAIN §4 adequacy score: an integer 0–100 and its grade. */
+export interface GradedScore {
+  score: number;
+  grade: Grade;
+}
+
 export interface AdequacyVector {
-  lender: number;
-  contractor: number;
-  project: number;
-  cashflow: number;
-  compliance: number;
-  risk: number;
+  lender: GradedScore;
+  contractor: GradedScore;
+  project: GradedScore;
+  cashflow: GradedScore;
+  compliance: GradedScore;
+  risk: GradedScore;
 }
 
 export interface ScanResult {
@@ -629,7 +635,7 @@ export interface ScanResult {
   scan_verdict: string;
   contradictions: { count: number; items: GovernanceFinding[] };
   temporal: { count: number; items: GovernanceFinding[] };
-  adequacy: { overall: { score: number; grade: string }; vector: AdequacyVector };
+  adequacy: { overall: GradedScore; vector: AdequacyVector };
   as_of: IsoInstant;
   provenance: Provenance;
 }
@@ -659,7 +665,7 @@ export interface AdequacyResult {
   assessment_id: string;
   project_id: string;
   adequacy: {
-    overall: { score: number; grade: string };
+    overall: GradedScore;
     vector: AdequacyVector;
     in_balance: unknown;
     figures: Record<string, unknown>;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
+import { AdequacyResultSchema, ScanResultSchema } from '../../src/openapi/responses.js';
 import { firstDrawBody, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -109,6 +110,17 @@ describe('project governance API: kernel scan, adequacy, audit-verify (SPEC §6)
       expect(res.body.adequacy.vector[member].score).to.be.within(0, 100);
     }
     expect(res.body.adequacy.in_balance).to.be.a('boolean');
+  });
+
+  it('answers a scan and an adequacy assessment in the shape the OpenAPI document gives them', async () => {
+    // DOMAIN §4: each vector member is a score with its grade — the document said a bare number.
+    const scan = await post('/api/kernel-core', { action: 'full_scan', project_id: projectId });
+    const scanned = ScanResultSchema.safeParse(scan.body);
+    expect(scanned.error?.issues ?? [], 'scan').to.deep.equal([]);
+    const adequacy = await post('/api/adequacy', { action: 'project', project_id: projectId });
+    const assessed = AdequacyResultSchema.safeParse(adequacy.body);
+    expect(assessed.error?.issues ?? [], 'adequacy').to.deep.equal([]);
+    expect(scan.body.adequacy.vector.lender).to.have.keys(['score', 'grade']);
   });
 
   it('verifies a recorded scan hash and its event hash as AUTHENTIC, an unknown hash as TAMPERED, and a tampered row at its seq', async () => {

@@ -5,6 +5,7 @@
  * adds is allowed: SPEC §2 promises additive 1.x changes.)
  */
 import type { CreditReport as ServerCreditReport } from '../../src/credit/report.js';
+import type { Adequacy as ServerAdequacy } from '../../src/governance/adequacy.js';
 import type { PortfolioRow as ServerPortfolioRow } from '../../src/credit/summary.js';
 import type { RedactedEvent } from '../../src/audit/ledger-routes.js';
 import type { Provenance as ServerProvenance } from '../../src/platform/http/provenance.js';
@@ -32,4 +33,6 @@ export const SDK_TYPES_MATCH_SERVER: [
   Assignable<RedactedEvent, Sdk.RedactedLedgerEvent>,
   Same<ServerRailName, Sdk.RailName>,
   Assignable<ServerReceipt, Sdk.LedgerReceipt>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Assignable<ServerAdequacy['vector'], Sdk.AdequacyVector>,
+  Assignable<ServerAdequacy['overall'], Sdk.GradedScore>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
