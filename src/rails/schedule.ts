@@ -10,6 +10,7 @@ import { observationsOf } from './observations.js';
 import { latestDraw, timeElapsedPct, workCompletePct } from './progress.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
 import { evaluateWith, type FactCheck } from './coverage.js';
+import { exceeds } from './thresholds.js';
 
 /** DOMAIN §8: a milestone reached (or still open) more than 30 days after it was due. */
 export const SCHEDULE_SLIPPAGE_DAYS = 30;
@@ -71,8 +72,10 @@ function paceAndOverdue(facts: RailFacts, project: Project, today: IsoDate): Rai
     ];
   }
   const elapsed = timeElapsedPct(project, today);
+  // Settled before the limit (thresholds.ts): 16.6 % elapsed − 1.6 % complete is
+  // 15.000000000000002 in binary, which read as "more than 15 points".
   const lag = elapsed - complete;
-  if (lag <= SCHEDULE_PACE_LAG_POINTS) return [];
+  if (!exceeds(lag, SCHEDULE_PACE_LAG_POINTS)) return [];
   const detail = `Time elapsed ${elapsed.toFixed(1)} % vs work complete ${complete.toFixed(1)} %: ${lag.toFixed(1)} points behind (limit ${SCHEDULE_PACE_LAG_POINTS}).`;
   return [finding('SCHEDULE_PACE_LAG', 'WARNING', { ...common, title: 'Work pace behind schedule', detail })];
 }

@@ -71,6 +71,15 @@ describe('SCHEDULE rail (DOMAIN §8)', () => {
       codes: [],
     },
     {
+      given: '83 of 500 days elapsed (16.6 %) and 1.6 % of the work claimed (lag exactly 15 points)',
+      // 16.6 − 1.6 is 15.000000000000002 in binary.
+      facts: facts({
+        projects: [project({ start_date: '2026-03-24', completion_date: '2027-08-06' })],
+        draws: [draw('DRW-1', 1.6)],
+      }),
+      codes: [],
+    },
+    {
       given: '50 % of the time elapsed and 34.9 % of the work claimed (lag 15.1 points)',
       facts: facts({ projects: [short()], draws: [draw('DRW-1', 34.9)] }),
       codes: ['SCHEDULE_PACE_LAG'],
