@@ -315,6 +315,7 @@ function decideSimulate(head: GovernanceHead, drawId: string, ctx: GovernanceCtx
     disbursed: basis.disbursed,
     retainage_held: basis.retainage_held,
     open_findings: compiled.findings,
+    project_findings: compiled.project_findings,
     adequacy: adequacy.adequacy,
     draw_verdict: compiled.compilation.draw_verdict,
     gc_excluded: project.gc_excluded,

@@ -45,6 +45,11 @@ export interface SimulationInput {
   retainage_held: Cents;
   /** Findings open for the draw (the compile's `findings`). */
   open_findings: readonly Finding[];
+  /**
+   * The project's open findings, every draw's (the compile's `project_findings`): what adequacy's
+   * compliance member counted, so what a scenario recounts it on.
+   */
+  project_findings: readonly Finding[];
   adequacy: AdequacyVector;
   /** The draw's latest compile verdict. */
   draw_verdict: DrawVerdict;
@@ -167,9 +172,13 @@ function scenarioShape(name: ScenarioName, input: SimulationInput): Shape {
     case 'Approve Now':
       return { funds: input.draw.requested_amount, idle_days: 0, remaining: all, score_delta: 0 };
     case 'Delay 30 Days': {
-      // Findings documents can cure are assumed cured in 30 days; the GC works unpaid, the schedule slips.
+      // This draw's findings documents can cure are assumed cured in 30 days; the GC works unpaid,
+      // the schedule slips. Compliance is recounted on the project's findings less those cured — the
+      // same set adequacy counted — so another draw's open findings are not "cured" by leaving them out.
       const remaining = all.filter((f) => !f.curable_by_documents);
-      const delta = complianceGain(input, remaining) - paceLoss(input);
+      const cured = new Set(all.filter((f) => f.curable_by_documents).map((f) => f.id));
+      const stillOpen = input.project_findings.filter((f) => !cured.has(f.id));
+      const delta = complianceGain(input, stillOpen) - paceLoss(input);
       return {
         funds: input.draw.requested_amount,
         idle_days: SIMULATION_HORIZON_DAYS,
@@ -187,7 +196,7 @@ function scenarioShape(name: ScenarioName, input: SimulationInput): Shape {
   }
 }
 
-/** Overall points gained when §4 compliance is recomputed on the findings that remain. */
+/** Overall points gained when §4 compliance is recomputed on the project's findings that remain. */
 function complianceGain(input: SimulationInput, remaining: readonly Finding[]): number {
   const blocking = remaining.filter((f) => f.severity === 'BLOCKING').length;
   const warning = remaining.length - blocking;

@@ -9,7 +9,7 @@ import type { Engine, TraceEntry } from './engine.js';
 import type { DrawCompileInput, DrawEvidence, DrawVerdict, DrawVerdictEvidence } from './evidence.js';
 import { contradictionEngines, temporalEngines, type FindingRules } from './finding-engines.js';
 import { documentInventoryEngine, identityRegistryEngine, sovIntegrityEngine } from './intake.js';
-import { openFindingsForDraw } from './open-findings.js';
+import { openFindingsForDraw, openProjectFindings } from './open-findings.js';
 import { pralEngine } from './pral.js';
 import { drawVerdictEngine } from './verdict.js';
 
@@ -36,6 +36,8 @@ export interface DrawCompileResult {
   adequacy: AdequacyAssessment | null;
   /** Findings open for the draw, as far as layers 2–3 produced them. */
   findings: Finding[];
+  /** The project's open findings, every draw's: what layer 5's adequacy counted. */
+  project_findings: Finding[];
   evidence: Partial<DrawEvidence>;
 }
 
@@ -97,6 +99,7 @@ export function createDrawCompiler<S, N>(deps: DrawCompileDeps<S, N>): DrawCompi
         verdict,
         adequacy,
         findings: openFindingsForDraw(input, run.evidence),
+        project_findings: openProjectFindings(input, run.evidence),
         evidence: run.evidence,
       };
     },

@@ -34,13 +34,20 @@ function adequacy(overall: number, compliance = 100): AdequacyVector {
  * Loan 950k, equity 50k, contingency 10k, 7.5 %; draw 1 funded 90k (equity 50k + loan 40k),
  * draw 2 asks 144k; on 2026-04-15 the project is 28.57 % through its schedule and 26 % done.
  */
-function input(draw_verdict: DrawVerdict, open: Finding[], overall = 85, compliance = 100): SimulationInput {
+function input(
+  draw_verdict: DrawVerdict,
+  open: Finding[],
+  overall = 85,
+  compliance = 100,
+  elsewhere: Finding[] = [],
+): SimulationInput {
   return {
     project: aProject({ loan_amount: 950_000_00, equity: 50_000_00, contingency: 10_000_00 }),
     draw: aDraw(),
     disbursed: 90_000_00,
     retainage_held: 10_000_00,
     open_findings: open,
+    project_findings: [...open, ...elsewhere],
     adequacy: adequacy(overall, compliance),
     draw_verdict,
     gc_excluded: false,
@@ -105,6 +112,22 @@ describe('draw simulation (DOMAIN §10, SPEC §6 simulate)', () => {
         open_blocking: 1,
         expected_loss: 400_00,
       });
+    });
+
+    it('Delay 30 Days cures only this draw’s findings: the project’s others still count against compliance', () => {
+      // Adequacy's compliance (92) counts a WARNING no document cures on the funded first draw.
+      // Delaying this draw cures nothing, so Delay is Approve Now less the pace lag (−2.47): 82.53 → 83.
+      const funded = aFinding('WAIVER_SEQUENCE', 'WARNING', {
+        id: 'FND-firstdrawwarning',
+        draw_id: 'DRW-firstfirstfirstf',
+        curable_by_documents: false,
+      });
+      const [, quiet] = simulateDraw(input('FUNDABLE', [], 85, 92, [funded])).scenarios;
+      expect(quiet!.risk.score).to.equal(83);
+      // With this draw's curable BLOCKING (compliance 67): Delay cures it, not the other: 67 → 92 (+3.75).
+      const blocking = aFinding('LIEN_WAIVER_MISMATCH', 'BLOCKING');
+      const [, cured] = simulateDraw(input('HOLD', [blocking], 85, 67, [funded])).scenarios;
+      expect(cured!.risk.score).to.equal(86);
     });
 
     it('counts interest carry as a use: a budget balanced to the cent goes CRITICAL when funding waits', () => {
