@@ -35,6 +35,7 @@ import type { ProjectsState } from './facts.js';
 import { DEFAULT_PROFILE } from './profiles.js';
 import { getDocument, getProject } from './queries.js';
 import { checkEntity, checkHappened, checkSovLine } from './references.js';
+import { checkChangeOrderFloor } from './change-order-floor.js';
 
 export * from './decision.js';
 export {
@@ -153,8 +154,15 @@ export function decideRecordChangeOrder(
   // executed before its work starts, and CHANGE_ORDER_PRECEDENCE waits for that day.
   checkHappened(ctx, issues, ['executed_on'], body.executed_on);
   checkHappened(ctx, issues, ['lender_approved_on'], body.lender_approved_on);
+  const recorded = (state.by_project[project.id]?.change_order_ids ?? []).flatMap(
+    (id) => state.change_orders[id] ?? [],
+  );
+  checkChangeOrderFloor(project, recorded, body, issues);
   if (issues.length > 0)
-    return invalid('the change order names unknown SOV lines, or is dated after today', issues);
+    return invalid(
+      'the change order names unknown SOV lines, is dated after today, or deducts below zero',
+      issues,
+    );
 
   const numbers = (state.by_project[project.id]?.change_order_ids ?? []).map(
     (id) => state.change_orders[id]?.number,

@@ -55,6 +55,71 @@ describe('recording a change order (SPEC §5 POST /api/projects/:id/change-order
       .thenAccepted();
   });
 
+  describe('a deduction takes a line or the contract to zero, never below', () => {
+    // Line 1 is $200,000, the contract $1,000,000. Below zero, column C went negative (H −50 %, so
+    // no inspection variance could fire) and a contract sum to date of −$500,000 left nothing to
+    // complete: lender and cashflow adequacy 100, an out-of-balance project in balance.
+    const deduct = (line: number, dollars: number, over: Record<string, unknown> = {}) =>
+      changeOrderBody({ amount: -D(dollars), lines: [{ line, delta: -D(dollars) }], ...over });
+
+    it('is refused when an executed change order takes a line below zero, naming the delta', () => {
+      const { h, project } = projectHistory();
+      spec
+        .given(h.given)
+        .when({ type: 'RecordChangeOrder', project_id: project, body: deduct(1, 250_000) }, ctx(ORG_A, 9))
+        .thenRejects('INVALID_REQUEST', ['lines', 0, 'delta'], 'out_of_range');
+    });
+
+    it('counts the change orders executed before it', () => {
+      const { h, project } = projectHistory();
+      h.run(ORG_A, { type: 'RecordChangeOrder', project_id: project, body: deduct(1, 150_000) });
+      spec
+        .given(h.given)
+        .when(
+          { type: 'RecordChangeOrder', project_id: project, body: deduct(1, 100_000, { number: 'CO-002' }) },
+          ctx(ORG_A, 9),
+        )
+        .thenRejects('INVALID_REQUEST', ['lines', 0, 'delta'], 'out_of_range');
+    });
+
+    it('is refused when it is dated before an addition that would only later lift the line', () => {
+      const { h, project } = projectHistory();
+      const addition = changeOrderBody({ executed_on: '2026-03-01' });
+      h.run(ORG_A, {
+        type: 'RecordChangeOrder',
+        project_id: project,
+        body: { ...addition, amount: D(100_000), lines: [{ line: 1, delta: D(100_000) }] },
+      });
+      const earlier = deduct(1, 250_000, { number: 'CO-002', executed_on: '2026-02-01' });
+      spec
+        .given(h.given)
+        .when({ type: 'RecordChangeOrder', project_id: project, body: earlier }, ctx(ORG_A, 9))
+        .thenRejects('INVALID_REQUEST', ['lines', 0, 'delta'], 'out_of_range');
+    });
+
+    it('is refused when executed deductions take the contract sum below zero, naming the amount', () => {
+      const { h, project } = projectHistory();
+      const body = changeOrderBody({ amount: -D(1_200_000), lines: [{ line: 3, delta: -D(500_000) }] });
+      spec
+        .given(h.given)
+        .when({ type: 'RecordChangeOrder', project_id: project, body }, ctx(ORG_A, 9))
+        .thenRejects('INVALID_REQUEST', ['amount'], 'out_of_range');
+    });
+
+    it('takes a line down to exactly zero, and does not judge a change order not executed', () => {
+      const { h, project } = projectHistory();
+      spec
+        .given(h.given)
+        .when({ type: 'RecordChangeOrder', project_id: project, body: deduct(1, 200_000) }, ctx(ORG_A, 9))
+        .thenAccepted();
+      const pending = deduct(1, 250_000, { executed_on: undefined, lender_approved_on: undefined });
+      spec
+        .given(h.given)
+        .when({ type: 'RecordChangeOrder', project_id: project, body: pending }, ctx(ORG_A, 9))
+        .thenAccepted();
+    });
+  });
+
   it('is NOT_FOUND for an unknown project', () => {
     const { h } = projectHistory();
     const unknown = idFromUuid('prj_', uuid(77, 77));
