@@ -519,6 +519,9 @@ function governance(): OperationSpec[] {
   ];
 }
 
+/** A rail read is recorded (RailScanned / RailsScanned) inside the ledger's commit, as a command is. */
+const RECORDED_READ_ERRORS = ['NOT_FOUND', 'CONFLICT', 'LEDGER_INTEGRITY'] as const;
+
 function rails(): OperationSpec[] {
   const each: OperationSpec[] = RAIL_NAMES.map((name) => ({
     ...Rd,
@@ -529,7 +532,7 @@ function rails(): OperationSpec[] {
     summary: `${name} rail (DOMAIN §8)`,
     query: QUERIES.rail,
     response: ok('RailResult', R.RailResultSchema),
-    errors: ['NOT_FOUND' as const],
+    errors: [...RECORDED_READ_ERRORS],
   }));
   return [
     ...each,
@@ -542,7 +545,7 @@ function rails(): OperationSpec[] {
       summary: 'All eleven rails at once (action=scan_all)',
       query: QUERIES.scanAll,
       response: ok('ScanAllResult', R.ScanAllResultSchema),
-      errors: ['NOT_FOUND'],
+      errors: [...RECORDED_READ_ERRORS],
     },
     {
       ...Rd,

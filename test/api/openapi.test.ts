@@ -5,6 +5,7 @@ import request from 'supertest';
 import { serviceOf } from '../../src/app.js';
 import { openApiPath } from '../../src/openapi/index.js';
 import { ERROR_CODES } from '../../src/platform/http/problem.js';
+import { RAIL_PATHS } from '../../src/rails/rail.js';
 import { startService, type TestService } from '../support/service.js';
 
 type Json = Record<string, any>;
@@ -142,6 +143,13 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
     // Opening the PDF records the inquiry too, so an integrity failure refuses it the same way.
     const pdf = doc.paths['/api/credit-report-pdf'].get as Json;
     expect(codesOf(pdf.responses['503'])).to.include('LEDGER_INTEGRITY');
+    // Each rail read and scan_all is recorded (RailScanned, RailsScanned, docs/rails.md) inside the
+    // ledger's commit: a head that keeps moving answers 409, an integrity failure 503.
+    for (const path of [...Object.values(RAIL_PATHS), '/api/governance-rails']) {
+      const rail = doc.paths[path].get as Json;
+      expect(codesOf(rail.responses['409']), path).to.include('CONFLICT');
+      expect(codesOf(rail.responses['503']), path).to.include('LEDGER_INTEGRITY');
+    }
   });
 
   it('documents the 400 a tenant key listing answers to any query parameter (it takes none)', async () => {
