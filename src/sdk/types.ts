@@ -712,11 +712,45 @@ export interface CertificationResult {
   provenance: Provenance;
 }
 
+/**
+ * A notarial act (docs/duties.md): the enrolled notary's Ed25519 signature over
+ * `notarialActDocument(terms)` (the notary's commission as enrolled, the act, the document's SHA-256).
+ */
+export interface NotarialActClaim {
+  /** The org's enrolled Notary signer (`sgn_…`). */
+  notary_signer_id: string;
+  act_type: 'acknowledgment' | 'jurat';
+  /** On or before today; for a lien waiver, on or after its signing. */
+  act_date: IsoDate;
+  /** The signer (`sgn_…`) who appeared before the notary. */
+  appeared_signer_id: string;
+  /** Base64 Ed25519 signature (64 bytes). */
+  signature: string;
+}
+
 export interface NotarizeBody {
   document_type: DocumentType;
   document_id: string;
-  /** US state or territory code. */
+  /** US state or territory code; with an act, the notary's commissioning state. */
   jurisdiction: string;
+  /** Without it the digests are a bare hash stamp (HASH_STAMPED), which no notarization gate accepts. */
+  act?: NotarialActClaim;
+}
+
+/** A recorded notarial act: the terms the notary signed, the key and the signature. */
+export interface NotarialActRecord {
+  notary_signer_id: string;
+  notary_name: string;
+  commission_number: string;
+  commission_state: string;
+  commission_expires_on: IsoDate;
+  act_type: 'acknowledgment' | 'jurat';
+  act_date: IsoDate;
+  appeared_signer_id: string;
+  document_id: string;
+  document_sha256: string;
+  key_id: string;
+  signature: string;
 }
 
 export interface NotarizationResult {
@@ -726,6 +760,8 @@ export interface NotarizationResult {
   jurisdiction: string;
   notarized_at: IsoInstant;
   multi_hash: { sha256: string; sha3: string; blake2b: string };
+  status: 'HASH_STAMPED' | 'NOTARIAL_ACT';
+  act: NotarialActRecord | null;
   ledger: LedgerHead;
 }
 

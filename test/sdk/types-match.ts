@@ -6,6 +6,8 @@
  */
 import type { CreditReport as ServerCreditReport } from '../../src/credit/report.js';
 import type { Adequacy as ServerAdequacy } from '../../src/governance/adequacy.js';
+import type { NotarialActRecord as ServerNotarialAct } from '../../src/governance/events.js';
+import type { NotarialActClaim as ServerNotarialActClaim } from '../../src/notarization/decide.js';
 import type { PortfolioRow as ServerPortfolioRow } from '../../src/credit/summary.js';
 import type { RedactedEvent } from '../../src/audit/ledger-routes.js';
 import type { Provenance as ServerProvenance } from '../../src/platform/http/provenance.js';
@@ -35,4 +37,7 @@ export const SDK_TYPES_MATCH_SERVER: [
   Assignable<ServerReceipt, Sdk.LedgerReceipt>,
   Assignable<ServerAdequacy['vector'], Sdk.AdequacyVector>,
   Assignable<ServerAdequacy['overall'], Sdk.GradedScore>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  // The payment gate needs a notarial act, not a hash stamp: the SDK must be able to send one.
+  Assignable<ServerNotarialActClaim, NonNullable<Sdk.NotarizeBody['act']>>,
+  Assignable<ServerNotarialAct, NonNullable<Sdk.NotarizationResult['act']>>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
