@@ -23,7 +23,7 @@ export const ENV_BUDGET_LIMIT_PCT = 100;
  */
 function overBudget(r: EmissionsReport): RailFinding[] {
   const withinBudget =
-    r.budget_tco2e > 0 ? !exceeds((r.tco2e * 100) / r.budget_tco2e, ENV_BUDGET_LIMIT_PCT) : r.tco2e <= 0;
+    r.budget_tco2e > 0 ? !exceeds((r.tco2e / r.budget_tco2e) * 100, ENV_BUDGET_LIMIT_PCT) : r.tco2e <= 0;
   if (withinBudget) return [];
   const share = r.budget_tco2e > 0 ? ` (${((r.tco2e / r.budget_tco2e) * 100).toFixed(1)} % of budget)` : '';
   return [

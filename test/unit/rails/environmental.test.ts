@@ -19,6 +19,11 @@ describe('ENVIRONMENTAL rail (DOMAIN §8)', () => {
       codes: [],
     },
     {
+      given: 'emissions exactly at a budget of 1e308 tCO2e (× 100 before dividing would overflow)',
+      facts: facts({ observations: [obs.emissions('OBS-e1', 1e308, 1e308)] }),
+      codes: [],
+    },
+    {
       given: 'emissions 0.001 tCO2e over a budget of 1000.001 tCO2e',
       facts: facts({ observations: [obs.emissions('OBS-e1', 1000.002, 1000.001)] }),
       codes: ['ENV_OVER_BUDGET'],
