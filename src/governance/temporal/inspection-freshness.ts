@@ -8,7 +8,8 @@
  * - Inspections that count: those belonging to the draw (`inspectionsOf`) inspected on or after
  *   its `period_to`; the latest of them is aged. "older than 30 days": 31 days fires, 30 does not.
  * - One finding per draw (subject `inspection`) whose severity follows its state; curable by
- *   documents (a new inspection report). Attributed to the GC.
+ *   documents (a new inspection report). Attributed to the project's inspector (null without one),
+ *   who owes the inspection — not to the GC (see `draft`).
  */
 import type { Draw } from '../../projects/facts.js';
 import type { FindingDraft, Severity } from '../findings.js';
