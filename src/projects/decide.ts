@@ -35,7 +35,7 @@ import type { ProjectsState } from './facts.js';
 import { DEFAULT_PROFILE } from './profiles.js';
 import { getDocument, getProject } from './queries.js';
 import { checkEntity, checkHappened, checkSovLine } from './references.js';
-import { checkChangeOrderFloor } from './change-order-floor.js';
+import { checkChangeOrderBounds } from './change-order-bounds.js';
 
 export * from './decision.js';
 export {
@@ -157,10 +157,10 @@ export function decideRecordChangeOrder(
   const recorded = (state.by_project[project.id]?.change_order_ids ?? []).flatMap(
     (id) => state.change_orders[id] ?? [],
   );
-  checkChangeOrderFloor(project, recorded, body, issues);
+  checkChangeOrderBounds(project, recorded, body, issues);
   if (issues.length > 0)
     return invalid(
-      'the change order names unknown SOV lines, is dated after today, or deducts below zero',
+      'the change order names unknown SOV lines, is dated after today, or takes a figure below zero or past 2^53 − 1 cents',
       issues,
     );
 

@@ -106,6 +106,23 @@ describe('recording a change order (SPEC §5 POST /api/projects/:id/change-order
         .thenRejects('INVALID_REQUEST', ['amount'], 'out_of_range');
     });
 
+    it('is refused when it takes a line or the contract sum past 2^53 − 1 cents (not exact in cents)', () => {
+      const { h, project } = projectHistory();
+      const max = Number.MAX_SAFE_INTEGER;
+      const body = changeOrderBody({ amount: max, lines: [{ line: 1, delta: max }] });
+      const decided = decide(
+        h.state(),
+        { type: 'RecordChangeOrder', project_id: project, body },
+        ctx(ORG_A, 9),
+      );
+      expect(decided.ok).to.equal(false);
+      if (decided.ok) return;
+      expect(decided.error.errors?.map((e) => [e.path.join('.'), e.code])).to.deep.equal([
+        ['amount', 'out_of_range'],
+        ['lines.0.delta', 'out_of_range'],
+      ]);
+    });
+
     it('takes a line down to exactly zero, and does not judge a change order not executed', () => {
       const { h, project } = projectHistory();
       spec
