@@ -61,6 +61,11 @@ export interface AppendOptions {
   idempotencyKey?: string;
 }
 
+export interface CertificationOptions extends AppendOptions {
+  /** Let the public badge show the project's name (the lender's choice; default: it names none). */
+  show_project_name?: boolean;
+}
+
 /** The GET path of each rail (SPEC §7). */
 export const RAIL_PATHS: Readonly<Record<RailName, string>> = {
   SYSTEM_RISK: '/api/system-risk',
@@ -268,8 +273,10 @@ export class Plumbline {
     return this.#append('/api/simulate', { action: 'simulate_draw', draw_id: drawId }, options);
   }
 
-  issueCertification(projectId: string, options: AppendOptions = {}): Promise<CertificationResult> {
-    return this.#append('/api/certification', { action: 'issue', project_id: projectId }, options);
+  issueCertification(projectId: string, options: CertificationOptions = {}): Promise<CertificationResult> {
+    const { show_project_name, ...append } = options;
+    const shown = show_project_name === undefined ? {} : { show_project_name };
+    return this.#append('/api/certification', { action: 'issue', project_id: projectId, ...shown }, append);
   }
 
   /** The public SVG badge of a certification (no key needed to open it). */

@@ -2,7 +2,7 @@
  * @module The Plumbline SDK, served bundled at /sdk/plumbline.js (ESM, browsers and Node 20+):
  * a typed client, typed errors, response-signature and ledger-chain verification.
  */
-export { Plumbline, RAIL_PATHS, type AppendOptions } from './client.js';
+export { Plumbline, RAIL_PATHS, type AppendOptions, type CertificationOptions } from './client.js';
 export { PlumblineError, type FieldIssue, type PlumblineErrorCode, type Problem } from './errors.js';
 export type { PlumblineOptions } from './transport.js';
 export {

@@ -707,6 +707,10 @@ export interface CertificationResult {
     issued_on: IsoDate;
     valid_until: IsoDate;
     badge_url: string;
+    /** Whether the public badge shows the project's name. */
+    show_project_name: boolean;
+    /** The scan recorded beside the certificate (its findings set the cap). */
+    scan_id: string;
   };
   as_of: IsoInstant;
   provenance: Provenance;

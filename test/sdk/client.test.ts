@@ -79,6 +79,13 @@ describe('SDK client (static/sdk/plumbline.js) against a running service', funct
     const badge = await fetch(client.badgeUrl(cert.certification.id));
     expect(badge.status).to.equal(200);
     expect(badge.headers.get('content-type')).to.match(/^image\/svg\+xml/);
+    expect(await badge.text()).to.not.include('Harbor View Lofts');
+    // The lender may let the public badge name the project (SPEC §6 certification, show_project_name).
+    const named = await client.issueCertification(fx.projectId, { show_project_name: true });
+    expect(named.certification.show_project_name).to.equal(true);
+    expect(await (await fetch(client.badgeUrl(named.certification.id))).text()).to.include(
+      'Harbor View Lofts',
+    );
   });
 
   it('records ingestion facts and reads them back', async () => {
