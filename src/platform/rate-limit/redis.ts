@@ -189,9 +189,15 @@ export class RedisRateLimitStore implements RateLimitStore {
     limit: number,
     action?: string,
   ): Promise<RateLimitReservation> {
-    const reply = await rateLimitCall('reserve', this.#deadlineMs, () =>
-      this.#redis.plumblineQuotaReserve(key, actionsKey(key), ttlSeconds, action ?? '', limit),
-    );
+    const sent = this.#redis.plumblineQuotaReserve(key, actionsKey(key), ttlSeconds, action ?? '', limit);
+    let reply: unknown;
+    try {
+      reply = await rateLimitCall('reserve', this.#deadlineMs, () => sent);
+    } catch (error) {
+      if (error instanceof RateLimitStoreUnavailable && error.cause instanceof CommandTimeout)
+        this.#giveBackLate(sent, key, action);
+      throw error;
+    }
     if (
       !Array.isArray(reply) ||
       typeof reply[0] !== 'number' ||
@@ -201,6 +207,23 @@ export class RedisRateLimitStore implements RateLimitStore {
       throw new RateLimitStoreUnavailable(`unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
     }
     return { reserved: reply[0] === 1, count: reply[1], ttl_ms: reply[2] };
+  }
+
+  /**
+   * A reservation the caller gave up on (no reply within the deadline: the call was answered 503)
+   * may still be made: a hung or slow Redis runs the script once it answers again. Its place is
+   * then given back as soon as its late reply says it was taken, so a call never served never
+   * counts (`usage.used` is the calls served). Only a reply ioredis still delivers can be seen:
+   * one Redis sends after the {@link BACKSTOP_MS} backstop is dropped by the client.
+   */
+  #giveBackLate(sent: Promise<unknown>, key: string, action: string | undefined): void {
+    sent.then(
+      (reply) => {
+        if (Array.isArray(reply) && reply[0] === 1)
+          this.#redis.plumblineQuotaRelease(key, actionsKey(key), action ?? '').catch(() => undefined);
+      },
+      () => undefined,
+    );
   }
 
   async release(key: string, action?: string): Promise<void> {
