@@ -3,7 +3,7 @@
  * embedded ledger (and DEMO not 0) it seeds the demo dataset and prints a demo key once; on
  * EventStoreDB it writes nothing fictitious, only the platform operator (src/demo/first-start.ts).
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ConfigError, loadServiceConfig } from './config.js';
 import { createApp, paymentOutboxOf, serviceOf } from './app.js';
 import { BehaviorEvaluator } from './lender-api/behavior-evaluator.js';
@@ -153,11 +153,45 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info('shutting down', { signal });
-  server.close();
   paymentOutboxOf(app).stop();
-  await evaluator.stop();
+  await Promise.all([drained(), evaluator.stop()]);
   await composed.close();
   process.exit(0);
+}
+
+/**
+ * How long a stop waits for the requests already in the server (a PDF, a body still arriving);
+ * under the 10 s a container runtime gives a stopping process before SIGKILL.
+ */
+const DRAIN_MS = 8_000;
+
+/**
+ * Stops listening and waits for the requests in hand to be answered before the stores close: closed
+ * under them, a request was answered 500 although its event was recorded (a retry without an
+ * Idempotency-Key recorded it twice), and one whose body was still arriving was cut off. Kept-alive
+ * connections are closed as soon as they are idle; past {@link DRAIN_MS} every connection is.
+ */
+function drained(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => {
+      logger.warn('requests still running at the end of the shutdown drain; closing their connections', {
+        drain_ms: DRAIN_MS,
+      });
+      server.closeAllConnections();
+    }, DRAIN_MS);
+    // A request that arrives on a kept-alive connection meanwhile is answered, and its connection
+    // closed after it, so a busy client cannot hold the stop until the deadline.
+    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+      res.shouldKeepAlive = false;
+    });
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
