@@ -6,6 +6,7 @@
  * ioredis is loaded by the first {@link RedisConnection.open}, not at import: a node without
  * REDIS_URL, and every CLI that composes the service, never pays its ~0.15 CPU-s of loading.
  */
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as Ioredis from 'ioredis';
 import type { Redis } from 'ioredis';
@@ -27,11 +28,17 @@ import {
  * expiry when this created it (or it somehow has none), tally the action in a sibling hash that
  * expires with the counter, and return {reserved, count, ttl}. A full window is left as it is, so
  * a refused call never counts. One script, so concurrent calls from many nodes can never both take
- * the last place.
+ * the last place. Each attempt names itself (ARGV[4]) in a third sibling hash, `<counter>:held`:
+ * '1' once it took a place, '0' once {@link CANCEL_SCRIPT} ran for it — an attempt cancelled before
+ * Redis ran it (a reconnection reordered them) takes nothing.
  */
 const RESERVE_SCRIPT = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 local ttl = redis.call('PTTL', KEYS[1])
+if ARGV[4] ~= '' and redis.call('HGET', KEYS[3], ARGV[4]) == '0' then
+  if ttl < 0 then ttl = 0 end
+  return {0, count, ttl}
+end
 if count >= tonumber(ARGV[3]) then
   if ttl < 0 then ttl = 0 end
   return {0, count, ttl}
@@ -45,6 +52,10 @@ end
 if ARGV[2] ~= '' then
   redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
   if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+end
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[4], '1')
+  if redis.call('PTTL', KEYS[3]) < 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
 end
 return {1, count, ttl}
 `;
@@ -60,16 +71,47 @@ end
 return count
 `;
 
+/**
+ * Cancel an attempt whose caller gave up waiting for its reply (and answered 503): if it took a
+ * place ('1'), give it back; whatever it did, mark it '0' so it can take none later and a second
+ * cancel does nothing. Redis runs one connection's commands in order, so a cancel sent behind its
+ * reservation finds it done; one that arrives first leaves the mark the reservation then obeys.
+ */
+const CANCEL_SCRIPT = `
+local mark = redis.call('HGET', KEYS[3], ARGV[1])
+if mark == '0' then return 0 end
+redis.call('HSET', KEYS[3], ARGV[1], '0')
+if redis.call('PTTL', KEYS[3]) < 0 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
+if mark ~= '1' then return 0 end
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+if ARGV[2] ~= '' then
+  local n = tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0')
+  if n > 1 then redis.call('HINCRBY', KEYS[2], ARGV[2], -1) elseif n == 1 then redis.call('HDEL', KEYS[2], ARGV[2]) end
+end
+return 1
+`;
+
 /** ioredis sends EVAL once per connection, then EVALSHA; after a Redis restart it reloads by itself. */
 interface QuotaCommands {
   plumblineQuotaReserve(
     counterKey: string,
     actionsKey: string,
+    heldKey: string,
     ttlSeconds: number,
     action: string,
     limit: number,
+    attempt: string,
   ): Promise<unknown>;
   plumblineQuotaRelease(counterKey: string, actionsKey: string, action: string): Promise<unknown>;
+  plumblineQuotaCancel(
+    counterKey: string,
+    actionsKey: string,
+    heldKey: string,
+    attempt: string,
+    action: string,
+    ttlSeconds: number,
+  ): Promise<unknown>;
 }
 
 export interface RedisConnectionOptions {
@@ -122,8 +164,9 @@ export class RedisConnection {
       lazyConnect: true,
       retryStrategy: (attempt) => Math.min(attempt * 100, maxDelay),
     });
-    redis.defineCommand('plumblineQuotaReserve', { numberOfKeys: 2, lua: RESERVE_SCRIPT });
+    redis.defineCommand('plumblineQuotaReserve', { numberOfKeys: 3, lua: RESERVE_SCRIPT });
     redis.defineCommand('plumblineQuotaRelease', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
+    redis.defineCommand('plumblineQuotaCancel', { numberOfKeys: 3, lua: CANCEL_SCRIPT });
     // Without a listener ioredis prints every reconnection failure; the caller decides what to log.
     redis.on('error', (error: Error) => options.onError?.(error));
     redis.connect().catch(() => undefined);
@@ -143,8 +186,9 @@ export class RedisConnection {
     }
   }
 
-  /** Closes the connection and stops reconnecting. */
+  /** Closes the connection and stops reconnecting (and retrying cancellations). */
   async close(): Promise<void> {
+    await this.rateLimit.close();
     if (this.#redis.status === 'ready') {
       await this.#redis.quit().catch(() => this.#redis.disconnect());
     } else {
@@ -176,6 +220,10 @@ export class RedisConnection {
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: Redis & QuotaCommands;
   readonly #deadlineMs: number;
+  /** Attempts to cancel, by id, until Redis confirms (or their window is over). */
+  readonly #cancels = new Map<string, PendingCancel>();
+  #retry: NodeJS.Timeout | undefined;
+  #closed = false;
 
   /** Built by {@link RedisConnection}; not constructed directly. */
   constructor(redis: Redis, deadlineMs: number) {
@@ -189,13 +237,29 @@ export class RedisRateLimitStore implements RateLimitStore {
     limit: number,
     action?: string,
   ): Promise<RateLimitReservation> {
-    const sent = this.#redis.plumblineQuotaReserve(key, actionsKey(key), ttlSeconds, action ?? '', limit);
+    const attempt: Attempt = {
+      key,
+      action: action ?? '',
+      id: randomBytes(12).toString('base64url'),
+      ttlSeconds,
+    };
+    // Not connected, ioredis refuses at once without sending anything: nothing to cancel then.
+    const sent = this.#redis.status === 'ready';
     let reply: unknown;
     try {
-      reply = await rateLimitCall('reserve', this.#deadlineMs, () => sent);
+      reply = await rateLimitCall('reserve', this.#deadlineMs, () =>
+        this.#redis.plumblineQuotaReserve(
+          key,
+          actionsKey(key),
+          heldKey(key),
+          ttlSeconds,
+          attempt.action,
+          limit,
+          attempt.id,
+        ),
+      );
     } catch (error) {
-      if (error instanceof RateLimitStoreUnavailable && error.cause instanceof CommandTimeout)
-        this.#giveBackLate(sent, key, action);
+      if (sent) this.#cancel(attempt);
       throw error;
     }
     if (
@@ -210,20 +274,60 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * A reservation the caller gave up on (no reply within the deadline: the call was answered 503)
-   * may still be made: a hung or slow Redis runs the script once it answers again. Its place is
-   * then given back as soon as its late reply says it was taken, so a call never served never
-   * counts (`usage.used` is the calls served). Only a reply ioredis still delivers can be seen:
-   * one Redis sends after the {@link BACKSTOP_MS} backstop is dropped by the client.
+   * A reservation whose reply did not come in time was answered 503, but Redis may still run it: a
+   * hung or slow Redis runs what it was sent once it answers again, and a reply that comes after
+   * ioredis's {@link BACKSTOP_MS} is dropped unseen. Paused for a second under three nodes, Redis
+   * then ran 33 such reservations: usage.used 39 with 6 calls served. So the attempt is cancelled
+   * (CANCEL_SCRIPT gives its place back if it took one), sent at once behind it and retried every
+   * second until Redis answers or the window is over.
    */
-  #giveBackLate(sent: Promise<unknown>, key: string, action: string | undefined): void {
-    sent.then(
-      (reply) => {
-        if (Array.isArray(reply) && reply[0] === 1)
-          this.#redis.plumblineQuotaRelease(key, actionsKey(key), action ?? '').catch(() => undefined);
-      },
-      () => undefined,
-    );
+  #cancel(attempt: Attempt): void {
+    if (this.#cancels.size >= MAX_PENDING_CANCELS) return;
+    const pending: PendingCancel = { attempt, until: Date.now() + attempt.ttlSeconds * 1000, sending: false };
+    this.#cancels.set(attempt.id, pending);
+    void this.#sendCancel(pending);
+  }
+
+  /**
+   * One cancellation in flight per attempt: its reply is awaited as long as ioredis waits (not the
+   * request's deadline), so a hung Redis is not sent the same cancellation every second.
+   */
+  async #sendCancel(pending: PendingCancel): Promise<void> {
+    if (pending.sending) return;
+    if (this.#redis.status !== 'ready') {
+      this.#retryCancelsLater();
+      return;
+    }
+    pending.sending = true;
+    const { attempt } = pending;
+    try {
+      await this.#redis.plumblineQuotaCancel(
+        attempt.key,
+        actionsKey(attempt.key),
+        heldKey(attempt.key),
+        attempt.id,
+        attempt.action,
+        attempt.ttlSeconds,
+      );
+      this.#cancels.delete(attempt.id);
+    } catch {
+      this.#retryCancelsLater();
+    } finally {
+      pending.sending = false;
+    }
+  }
+
+  #retryCancelsLater(): void {
+    if (this.#retry !== undefined || this.#closed) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      const now = Date.now();
+      for (const [id, pending] of this.#cancels) {
+        if (pending.until < now) this.#cancels.delete(id);
+        else void this.#sendCancel(pending);
+      }
+    }, CANCEL_RETRY_MS);
+    this.#retry.unref();
   }
 
   async release(key: string, action?: string): Promise<void> {
@@ -248,8 +352,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     };
   }
 
-  /** The connection belongs to {@link RedisConnection}, which closes it. */
+  /** Stops retrying cancellations; the connection belongs to {@link RedisConnection}, which closes it. */
   close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
     return Promise.resolve();
   }
 }
@@ -257,6 +363,30 @@ export class RedisRateLimitStore implements RateLimitStore {
 function actionsKey(counterKey: string): string {
   return `${counterKey}:actions`;
 }
+
+/** Each reservation attempt's mark ('1' took a place, '0' cancelled), expiring with the counter. */
+function heldKey(counterKey: string): string {
+  return `${counterKey}:held`;
+}
+
+/** One reservation attempt, as its cancellation needs it. */
+interface Attempt {
+  key: string;
+  action: string;
+  id: string;
+  ttlSeconds: number;
+}
+
+interface PendingCancel {
+  attempt: Attempt;
+  /** Past this (ms since the epoch) the window is over and the attempt is dropped. */
+  until: number;
+  sending: boolean;
+}
+
+/** Pending cancellations kept at most (a long outage's worth); past it a 503 call may count. */
+const MAX_PENDING_CANCELS = 100_000;
+const CANCEL_RETRY_MS = 1000;
 
 function toCounts(hash: unknown): Record<string, number> {
   if (hash === null || typeof hash !== 'object') return {};
