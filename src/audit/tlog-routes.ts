@@ -51,8 +51,32 @@ export function mountTlog(s: Service): void {
     return s.tlog.latest;
   };
 
+  /**
+   * The latest checkpoint, covering at least the store's head as read now when several nodes may
+   * share the ledger (EventStoreDB). Each node signs the checkpoints of the tree it has folded, so
+   * one a few events behind another served a smaller log to a client that had just read a larger
+   * one — a monitor going round the nodes (a load balancer) was told ROLLBACK, and a consistency
+   * proof to a size another node had signed answered 404. A checkpoint is signed for the head (at
+   * most RECEIPT_SIGN_SPACING_MS after the last) when this node's is behind it.
+   */
+  const current = async () => {
+    const checkpoint = await latest();
+    if (s.ledger.store.kind !== 'esdb') return checkpoint;
+    const { seq } = await s.ledger.store.head();
+    if (checkpoint && checkpoint.size >= seq) return checkpoint;
+    const covering = await s.tlog.checkpointCovering(seq);
+    if (!covering)
+      throw new ProblemError(
+        'UNAVAILABLE',
+        `no checkpoint covering the ledger's head (seq ${seq}) was signed in time`,
+        {},
+        { 'Retry-After': '1' },
+      );
+    return covering;
+  };
+
   s.routes.add('GET', '/tlog/checkpoint', ...tlogGuard(s), async (_req, res) => {
-    if (!(await latest())) throw new ProblemError('NOT_FOUND', 'the ledger is empty: no checkpoint yet');
+    if (!(await current())) throw new ProblemError('NOT_FOUND', 'the ledger is empty: no checkpoint yet');
     sendText(res, s.tlog.servedCheckpoint()!);
   });
 
@@ -123,7 +147,7 @@ export function mountTlog(s: Service): void {
 
   s.routes.add('GET', '/api/ledger/proof/consistency', ...tlogGuard(s), async (req, res) => {
     const q = parseWith(ConsistencyQuery, req.query, 'query');
-    const checkpoint = await latest();
+    const checkpoint = await current();
     const to = q.to ?? checkpoint?.size ?? 0;
     if (q.from > to) throw new ProblemError('INVALID_REQUEST', `from (${q.from}) is beyond to (${to})`);
     if (to > s.tlog.tree.size) {
