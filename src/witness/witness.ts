@@ -88,7 +88,10 @@ export class Witness {
     this.#key = opts.key;
     this.#state = opts.state;
     this.#clock = opts.clock;
-    for (const log of opts.logs) this.#logs.set(log.origin, log.keys.map(parseVerifierKey));
+    // Two entries for one origin add up (`--log <old key> --log <new key>` while the log's key is
+    // rotated): the log is one history, followed by origin, whichever trusted key signs it.
+    for (const log of opts.logs)
+      this.#logs.set(log.origin, [...(this.#logs.get(log.origin) ?? []), ...log.keys.map(parseVerifierKey)]);
   }
 
   get name(): string {

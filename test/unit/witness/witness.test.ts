@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/platform/clock.js';
 import { verifyCheckpoint } from '../../../src/sdk/index.js';
-import { createWitnessServer, openStateFile, Witness } from '../../../src/witness/index.js';
+import { createWitnessServer, keyFromSeed, openStateFile, Witness } from '../../../src/witness/index.js';
 import { LOG_ORIGIN, logKey, TestLog, witnessKey } from '../../support/tlog-fixture.js';
 
 describe('witness: POST /add-checkpoint', () => {
@@ -130,6 +130,26 @@ describe('witness: POST /add-checkpoint', () => {
     const log = new TestLog().append('a');
     const tampered = log.addCheckpointBody(0).replace(`\n1\n`, `\n2\n`);
     expect((await witness.addCheckpoint(tampered)).status).to.equal(403);
+  });
+
+  it('trusts every key given for one origin (--log <old> --log <new> while the log key is rotated), one history for both', async () => {
+    const rotated = keyFromSeed(LOG_ORIGIN, new Uint8Array(32).fill(0x03));
+    const witness = new Witness({
+      key: wkey,
+      state: openStateFile(statePath),
+      clock,
+      logs: [
+        { origin: LOG_ORIGIN, keys: [logKey().noteVkey] },
+        { origin: LOG_ORIGIN, keys: [rotated.noteVkey] },
+      ],
+    });
+    const before = new TestLog().append('a', 'b');
+    expect((await witness.addCheckpoint(before.addCheckpointBody(0))).status).to.equal(200);
+    const after = new TestLog(rotated).append('a', 'b', 'c');
+    expect((await witness.addCheckpoint(after.addCheckpointBody(2))).status).to.equal(200);
+    // Under the new key, a checkpoint that does not extend what the old key's was cosigned for.
+    const forked = new TestLog(rotated).append('a', 'x', 'c', 'd');
+    expect((await witness.addCheckpoint(forked.addCheckpointBody(3))).status).to.equal(422);
   });
 
   it('answers 400 for malformed bodies and old sizes above the checkpoint', async () => {
