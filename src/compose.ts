@@ -56,6 +56,8 @@ export interface ComposeOptions {
   /** Transparency log: origin (default from publicBaseUrl), seed (hex), witnesses, publish interval. */
   tlogOrigin?: string | undefined;
   tlogSeed?: string | undefined;
+  /** TLOG_PREVIOUS_KEY: the log's old verifier key, while rotating it on EventStoreDB nodes. */
+  tlogPreviousKey?: string | undefined;
   tlogPublic?: boolean;
   witnessUrls?: string[] | undefined;
   /** Checkpoint signing interval (ms); 0 = only when a receipt or shutdown asks for one. */
@@ -222,6 +224,15 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
     clock: opts.clock,
     logger: opts.logger,
     witnesses: opts.witnessUrls ?? [],
+    // Nodes on EventStoreDB share the one ledger and must share its key (docs/production.md §1).
+    sharedLedger: Boolean(opts.eventStoreUrl),
+    rotatedFrom: opts.tlogPreviousKey,
+  }).catch(async (error: unknown) => {
+    // Refused (another node's key): release what was opened, so the process can say why and end.
+    await runtime.stop();
+    readModels.close();
+    await opened.close();
+    throw error;
   });
   const ledger = await Ledger.open(store, opts.clock, {
     onAppended: (events) => {

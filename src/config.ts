@@ -3,6 +3,16 @@
  * start with every problem listed at once (ARCHITECTURE §8).
  */
 import { z } from 'zod';
+import { parseVerifierKey, SIG_ED25519 } from './platform/tlog/note.js';
+
+/** A transparency-log (Ed25519 note, type 0x01) verifier key. */
+function isLogVerifierKey(value: string): boolean {
+  try {
+    return parseVerifierKey(value).type === SIG_ED25519;
+  } catch {
+    return false;
+  }
+}
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -55,6 +65,15 @@ const EnvSchema = z
     TLOG_SIGNING_SEED: z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 32-byte Ed25519 seed)')
+      .optional(),
+    /**
+     * With EVENTSTORE_URL, while rotating the log's key on every node: the old verifier key. A node
+     * re-signs its last checkpoint with the new key only when that key signed it.
+     */
+    TLOG_PREVIOUS_KEY: z
+      .string()
+      .trim()
+      .refine(isLogVerifierKey, 'must be the old verifier key, <origin>+<8 hex key id>+<base64 key>')
       .optional(),
     /** 1: /tlog/* and the proof and receipt routes answer without a key. */
     TLOG_PUBLIC: z.enum(['0', '1']).default('0'),

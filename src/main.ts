@@ -13,6 +13,7 @@ import { systemClock } from './platform/clock.js';
 import { createLogger } from './platform/log.js';
 import { installProcessGuards } from './platform/http/process-guards.js';
 import { ReadModelFileBusy } from './platform/projections/index.js';
+import { LogKeyChanged } from './platform/tlog/log.js';
 
 let config;
 try {
@@ -45,15 +46,16 @@ try {
     samApi: config.SAM_API_KEY ? { apiKey: config.SAM_API_KEY, baseUrl: config.SAM_API_BASE_URL } : undefined,
     tlogOrigin: config.TLOG_ORIGIN,
     tlogSeed: config.TLOG_SIGNING_SEED,
+    tlogPreviousKey: config.TLOG_PREVIOUS_KEY,
     tlogPublic: config.TLOG_PUBLIC === '1',
     witnessUrls: config.WITNESS_URLS,
     tlogPublishEveryMs: 1000,
     integrityOverride: config.LEDGER_INTEGRITY_OVERRIDE === '1',
   });
 } catch (error) {
-  // Another node keeps DATA_DIR's read models (a second start, or a CLI that folds): a clear refusal
-  // rather than a stack trace.
-  if (error instanceof ReadModelFileBusy) {
+  // Another node keeps DATA_DIR's read models (a second start, or a CLI that folds), or this node
+  // has another key than the one that signed the shared log: a clear refusal, not a stack trace.
+  if (error instanceof ReadModelFileBusy || error instanceof LogKeyChanged) {
     process.stderr.write(`plumbline: refusing to start.\n${error.message}\n`);
     process.exit(2);
   }

@@ -68,6 +68,8 @@ export async function startService(
       ...more,
     });
   const first = await composeHere();
+  // Closed and not started again: a restart whose composition was refused leaves nothing open.
+  let down = false;
   const svc: TestService = {
     app: createApp(first.deps),
     clock,
@@ -87,13 +89,15 @@ export async function startService(
     },
     head: async () => (await svc.composed.store.head()).seq,
     async restart(more) {
-      await svc.composed.close();
+      if (!down) await svc.composed.close();
+      down = true;
       svc.composed = await composeHere(more);
+      down = false;
       svc.app = createApp(svc.composed.deps);
     },
     async close() {
       paymentOutboxOf(svc.app).stop();
-      await svc.composed.close();
+      if (!down) await svc.composed.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

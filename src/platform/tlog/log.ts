@@ -11,9 +11,12 @@ import {
   ed25519Signer,
   parseNote,
   parseSignatureLine,
+  parseVerifierKey,
   signNote,
+  verifyNote,
   type NoteSignature,
   type NoteSigner,
+  type NoteVerifier,
 } from './note.js';
 import { catchUpTree, TileTree, type LeafEvent, type TileStorage } from './tree.js';
 
@@ -34,6 +37,32 @@ export interface TransparencyLogOptions {
   /** tlog-witness submission prefixes (`POST <prefix>/add-checkpoint`). */
   witnesses?: string[];
   fetch?: typeof fetch;
+  /**
+   * Several nodes sign this ledger (EventStoreDB): they must share one key, so a stored checkpoint
+   * another key signed means a node given the wrong key unless the operator declared the rotation
+   * (`rotatedFrom`); the log then refuses to open ({@link LogKeyChanged}) rather than re-sign.
+   */
+  sharedLedger?: boolean;
+  /** TLOG_PREVIOUS_KEY: the verifier key the log was signed with before this one. */
+  rotatedFrom?: string | undefined;
+}
+
+/**
+ * The last checkpoint was signed by another key than this node's, on a ledger several nodes sign
+ * (see {@link TransparencyLogOptions.sharedLedger}): the node must not start.
+ */
+export class LogKeyChanged extends Error {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+  ) {
+    super(
+      `the transparency log's last checkpoint is signed by ${from}, not by this node's key ${to}. ` +
+        'With EVENTSTORE_URL every node signs the one log with the same TLOG_SIGNING_SEED: give this node the ' +
+        "others' seed, or, when rotating the key on every node, set TLOG_PREVIOUS_KEY to the old verifier key " +
+        '(docs/transparency-log.md, "Rotating the signing key")',
+    );
+  }
 }
 
 /** Where a problem between the signed checkpoint and the tree/ledger was found. */
@@ -80,6 +109,7 @@ export class TransparencyLog {
   readonly origin: string;
   readonly tree: TileTree;
   readonly signer: NoteSigner;
+  readonly #verifier: NoteVerifier;
   readonly #opts: TransparencyLogOptions;
   #latest: SignedCheckpoint | null;
   /**
@@ -107,15 +137,18 @@ export class TransparencyLog {
     this.origin = opts.origin;
     this.signer = ed25519Signer(opts.origin, opts.seed);
     this.tree = new TileTree(opts.storage);
+    this.#verifier = parseVerifierKey(this.signer.verifierKey);
     this.#latest = this.#load(opts.storage.getMeta(CHECKPOINT_META));
     if (this.#latest) this.#recent = [{ checkpoint: this.#latest, cosigs: new Map() }];
     // A stored cosigned checkpoint stands only for the witnesses that cosigned it: started with no
-    // witnesses, or another set, the node has none cosigned by every configured witness yet.
+    // witnesses, or another set, the node has none cosigned by every configured witness yet. Nor
+    // does one another key signed (the key was changed): no client pinning this key accepts it.
     const cosignedBy = opts.storage.getMeta(COSIGNED_BY_META);
-    this.#cosigned =
+    const cosigned =
       (opts.witnesses ?? []).length > 0 && cosignedBy === witnessSet(opts.witnesses ?? [])
         ? (opts.storage.getMeta(COSIGNED_META) ?? null)
         : null;
+    this.#cosigned = cosigned !== null && verifyNote(cosigned, this.#verifier) ? cosigned : null;
     this.#cosignedSize = this.#load(this.#cosigned ?? undefined)?.size ?? 0;
     for (const url of opts.witnesses ?? []) {
       const size = Number(opts.storage.getMeta(`witness:${url}`) ?? '0');
@@ -127,7 +160,70 @@ export class TransparencyLog {
   static async open(opts: TransparencyLogOptions): Promise<TransparencyLog> {
     const log = new TransparencyLog(opts);
     await log.catchUp();
+    log.#adoptKey();
     return log;
+  }
+
+  /**
+   * At start, the stored last checkpoint must be signed by this key: clients, monitors and
+   * witnesses pin the key the node announces, and a checkpoint another key signed — served, and put
+   * in every receipt, until the ledger moved — is one none of them accepts. Its signature lines are
+   * checked, not a stored key id. One another key signed is signed again with this key, for the
+   * same size and root (never smaller; the tree's growth since is signed by the next tick), stored,
+   * and handed to the witnesses. The note's text is the one the old key signed, so its line is
+   * kept after the new one: the note ties the two keys together for whoever pinned either.
+   */
+  #adoptKey(): void {
+    const last = this.#latest;
+    if (!last || verifyNote(last.note, this.#verifier)) return;
+    const from = signersOf(last.note, this.origin);
+    if (this.#opts.sharedLedger && !this.#signedByDeclaredKeyOnly(last.note))
+      throw new LogKeyChanged(from, this.verifierKey);
+    const to = `${this.origin}+${this.signer.keyId.toString('hex')}`;
+    if (!this.#extends(last)) {
+      // Never sign a tree that does not extend the last checkpoint: the verifier reports it.
+      this.#opts.logger.error(
+        'transparency log: the signing key changed, but the tree no longer matches the last signed checkpoint: not signed again',
+        { from, to, size: last.size },
+      );
+      return;
+    }
+    const text = checkpointText({ origin: this.origin, size: last.size, root: last.root });
+    const old = parseNote(last.note);
+    const kept =
+      old?.text === text
+        ? old.signatures.filter((s) => s.name === this.origin && !s.keyId.equals(this.signer.keyId))
+        : [];
+    const note = signNote(text, this.signer) + kept.map((s) => s.line).join('');
+    this.#opts.logger.warn(
+      'transparency log signing key changed: the last checkpoint is signed again with the new key. Publish the new verifier key and give it to every witness and monitor; receipts issued before stay verifiable with the old key',
+      { from, to, size: last.size, verifier_key: this.verifierKey },
+    );
+    this.#adopt({ origin: this.origin, size: last.size, root: last.root, note });
+  }
+
+  /**
+   * True when TLOG_PREVIOUS_KEY signed `note` and no other key did: a note signed again at a
+   * rotation also carries the old key's line, and must not let a node with a third key through.
+   */
+  #signedByDeclaredKeyOnly(note: string): boolean {
+    if (this.#opts.rotatedFrom === undefined) return false;
+    const previous = parseVerifierKey(this.#opts.rotatedFrom);
+    const signatures = parseNote(note)?.signatures ?? [];
+    return (
+      verifyNote(note, previous) &&
+      signatures.every((s) => s.name === previous.name && s.keyId.equals(previous.keyId))
+    );
+  }
+
+  /** True when the tree holds `c`'s size with `c`'s root there. */
+  #extends(c: Checkpoint): boolean {
+    if (this.tree.size < c.size) return false;
+    try {
+      return this.tree.root(c.size).equals(c.root);
+    } catch {
+      return false; // a tile missing from storage
+    }
   }
 
   #load(note: string | undefined): SignedCheckpoint | null {
@@ -208,13 +304,18 @@ export class TransparencyLog {
     const note = signNote(checkpointText(checkpoint), this.signer);
     this.#signedAt = performance.now();
     const signed = { ...checkpoint, note };
-    this.#opts.storage.setMeta(CHECKPOINT_META, note);
+    this.#adopt(signed);
+    return signed;
+  }
+
+  /** Makes `signed` the latest checkpoint: stored, served, and submitted to every witness. */
+  #adopt(signed: SignedCheckpoint): void {
+    this.#opts.storage.setMeta(CHECKPOINT_META, signed.note);
     this.#latest = signed;
     this.#recent.push({ checkpoint: signed, cosigs: new Map() });
     if (this.#recent.length > RECENT_CHECKPOINTS) this.#recent.shift();
     this.#resolveWaiters(signed);
     for (const url of this.#opts.witnesses ?? []) this.#track(this.#submit(url, signed));
-    return signed;
   }
 
   readonly #inflight = new Set<Promise<void>>();
@@ -455,6 +556,14 @@ export class TransparencyLog {
       this.#opts.logger.warn('final checkpoint not signed', { error: error.message }),
     );
   }
+}
+
+/** `<name>+<key id>` of each log signature on `note` (its origin's, else all), for messages. */
+function signersOf(note: string, origin: string): string {
+  const signatures = parseNote(note)?.signatures ?? [];
+  const own = signatures.filter((s) => s.name === origin);
+  const named = (own.length > 0 ? own : signatures).map((s) => `${s.name}+${s.keyId.toString('hex')}`);
+  return named.length > 0 ? named.join(', ') : 'no readable signature';
 }
 
 /** `https://plumbline.example.com/` → `plumbline.example.com/ledger` (schema-less, no '+'). */

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, loadServiceConfig } from '../../../src/config.js';
+import { ed25519Signer, SIG_COSIGNATURE_V1 } from '../../../src/platform/tlog/note.js';
 import { REPO_ROOT } from '../../support/cli.js';
 
 describe('configuration (ARCHITECTURE §8)', () => {
@@ -25,6 +26,22 @@ describe('configuration (ARCHITECTURE §8)', () => {
     expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '5000' })).to.include({
       HTTP_HEADERS_TIMEOUT_MS: 5_000,
     });
+  });
+
+  it('takes TLOG_PREVIOUS_KEY only as a log verifier key (not a witness key, not with a wrong key id)', () => {
+    const key = 'plumbline.example.com/ledger+3b1f4a5e+AQ' + 'A'.repeat(42) + '=';
+    const valid = ed25519Signer('plumbline.example.com/ledger', Buffer.alloc(32, 5)).verifierKey;
+    expect(loadConfig({ TLOG_PREVIOUS_KEY: valid }).TLOG_PREVIOUS_KEY).to.equal(valid);
+    const witness = ed25519Signer(
+      'witness.example.com/w1',
+      Buffer.alloc(32, 5),
+      SIG_COSIGNATURE_V1,
+    ).verifierKey;
+    for (const bad of [key, witness, 'not a key'])
+      expect(() => loadConfig({ TLOG_PREVIOUS_KEY: bad }), bad)
+        .to.throw(ConfigError)
+        .with.property('problems')
+        .that.satisfies((p: string[]) => p.length === 1 && p[0]!.startsWith('TLOG_PREVIOUS_KEY'));
   });
 
   it('treats empty strings as unset', () => {
