@@ -44,6 +44,11 @@ export function fetchPage(key, after, limit) {
   return getJson(key, `/api/ledger?after=${encodeURIComponent(after)}&limit=${encodeURIComponent(limit)}`);
 }
 
+/** One event in full (GET /api/ledger/:seq); another organization's arrives redacted. */
+export function fetchEvent(key, seq) {
+  return getJson(key, `/api/ledger/${encodeURIComponent(seq)}`);
+}
+
 /** The receipt of the event `seq`: its inclusion proof under the latest signed checkpoint. */
 export function fetchReceipt(key, seq) {
   return getJson(key, `/api/ledger/proof/inclusion?seq=${encodeURIComponent(seq)}`);

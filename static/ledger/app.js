@@ -36,6 +36,11 @@ const ui = {
 
 const state = { key: null, check: null, page: null, head: null, verifying: false, failure: null, loadId: 0 };
 
+/** The log check of the key in use (null without one): the checkpoints this tab has verified. */
+export function currentLogCheck() {
+  return state.check;
+}
+
 function position() {
   const params = new URLSearchParams(location.hash.slice(1));
   const after = Math.max(0, Number.parseInt(params.get('after') ?? '0', 10) || 0);

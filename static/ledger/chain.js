@@ -80,7 +80,7 @@ export class LogCheck {
     if (issue) this.broken = { seq: issue.seq, code: issue.code, text: ISSUE_TEXT[issue.code] ?? issue.code };
     const anchor = good.at(-1);
     if (!anchor) return;
-    const failure = await this.#anchor(anchor);
+    const failure = await this.anchor(anchor);
     if (failure) {
       this.broken = { seq: anchor.seq, code: failure, text: ISSUE_TEXT[failure] ?? failure };
       return;
@@ -90,7 +90,7 @@ export class LogCheck {
   }
 
   /** Null when `event` is proven in the log under a checkpoint consistent with the ones seen; else why not. */
-  async #anchor(event) {
+  async anchor(event) {
     const receipt = await fetchReceipt(this.#key, event.seq);
     const result = await verifyReceipt(receipt, this.#logKey);
     if (!result.valid) return result.reason;

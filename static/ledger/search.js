@@ -1,10 +1,12 @@
 // The explorer's server-side search (GET /api/ledger with type, stream, entity and date filters,
 // paged by next_cursor) and its audit box (POST /api/audit-verify, showing the verdict and the
 // receipt, which it verifies with the log verifier key the reader gave: the verdict is the
-// server's word, the receipt is what proves the recording event is in the log). Separate from the
-// page verification in app.js/chain.js, which it leaves alone: search results are not contiguous
-// pages, so they are listed, not chain-verified here.
-import { verifyReceipt } from '/sdk/plumbline.js';
+// server's word, the receipt is what proves the recording event is in the log, and the event
+// itself, fetched and rehashed, must carry the audited hash: its own hash, or one of its artifacts).
+// Separate from the page verification in app.js/chain.js, which it leaves alone: search results
+// are not contiguous pages, so they are listed, not chain-verified here.
+import { verifyChain, verifyReceipt } from '/sdk/plumbline.js';
+import { fetchEvent } from './api.js';
 import { ISSUE_TEXT } from './chain.js';
 
 const KEY_STORAGE = 'plumbline.ledger.key';
@@ -103,7 +105,33 @@ async function receiptProblem(v, hash) {
   if (!result.valid) return `the receipt does not verify: ${ISSUE_TEXT[result.reason] ?? result.reason}`;
   if (result.seq !== v.match?.seq || (v.match?.kind === 'event' && result.hash !== hash))
     return `the receipt proves another event (seq ${result.seq}), not the one named`;
-  return null;
+  return carriageProblem(v.receipt.event, hash);
+}
+
+/**
+ * Null when the event the receipt proves carries `hash`: fetched in full, it rehashes to the
+ * receipt's link (content and link hash) and `hash` is its own hash or one of its artifacts. A
+ * proven event that does not carry it proves nothing about it.
+ */
+async function carriageProblem(link, hash) {
+  let event;
+  try {
+    event = await fetchEvent(sessionStorage.getItem(KEY_STORAGE), link.seq);
+  } catch (error) {
+    return `event seq ${link.seq} could not be read: ${error.message}`;
+  }
+  const chain = verifyChain([event]);
+  if (!chain.ok) {
+    const code = chain.issues[0]?.code;
+    return `event seq ${link.seq}: ${ISSUE_TEXT[code] ?? code}`;
+  }
+  if (event.seq !== link.seq || event.hash !== link.hash || event.content_hash !== link.content_hash)
+    return `event seq ${link.seq}: ${ISSUE_TEXT.other_event}`;
+  if (event.hash === hash) return null;
+  if (event.type === 'Redacted')
+    return `event seq ${link.seq} is another organization's (redacted): its content cannot be checked here`;
+  const artifacts = Array.isArray(event.data?.artifacts) ? event.data.artifacts : [];
+  return artifacts.some((a) => a?.hash === hash) ? null : `event seq ${link.seq} does not carry this hash`;
 }
 
 function describeVerdict(v, receiptIssue) {
@@ -131,7 +159,7 @@ function describeVerdict(v, receiptIssue) {
       el(
         'p',
         receiptIssue === null
-          ? `Receipt verified with the log key: seq ${v.receipt.event.seq} is in the log's signed tree of ${v.receipt.tree_size} events.`
+          ? `Receipt verified with the log key: seq ${v.receipt.event.seq} is in the log's signed tree of ${v.receipt.tree_size} events, and rehashed here it carries this hash.`
           : `Not proven by the log: ${receiptIssue}.`,
         receiptIssue === null ? 'receipt-check' : 'receipt-check error',
       ),

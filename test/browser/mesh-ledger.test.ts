@@ -364,6 +364,7 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     expect(text).to.include(`event seq ${targetSeq} (EntityRegistered)`);
     expect(await page.locator('#audit-result pre.receipt').textContent()).to.include('inclusion_proof');
     expect(text).to.include('Receipt verified with the log key');
+    expect(text).to.include('rehashed here it carries this hash');
     await screenshot(page, 'mesh-ledger-audit');
     await page.getByLabel(/Event, report, certificate/).fill('0'.repeat(64));
     await page.getByRole('button', { name: 'Verify' }).click();
@@ -405,6 +406,51 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
       await page.locator('#audit-result .chain-status.bad').waitFor();
       const text = (await page.locator('#audit-result').textContent()) ?? '';
       expect(text).to.include(`Not proven by the log: ${says}`);
+      expect(await page.locator('#audit-result .chain-status.ok').count()).to.equal(0);
+      expect(problems.pageErrors).to.deep.equal([]);
+      await page.close();
+    }
+  });
+
+  it('does not show a forged AUTHENTIC answer as verified: the proven event must carry the hash, rehashed in the browser', async () => {
+    const reader = { 'x-plumbline-api-key': lender.key };
+    const target = await request(svc.app).get(`/api/ledger/${targetSeq}`).set(reader);
+    const genuine = await request(svc.app)
+      .post('/api/audit-verify')
+      .set(reader)
+      .send({ hash: target.body.hash });
+    expect(genuine.body.verdict).to.equal('AUTHENTIC');
+    // A server (or anyone between) vouching for a hash nothing recorded as an artifact of a real
+    // event, with that event's genuine receipt; then for the event's own hash with its content altered.
+    const forged = {
+      ...genuine.body,
+      reason: 'ARTIFACT_VERIFIED',
+      match: { ...genuine.body.match, kind: 'credit_report' },
+    };
+    for (const [hash, alter, says] of [
+      ['7'.repeat(64), false, `event seq ${targetSeq} does not carry this hash`],
+      [String(target.body.hash), true, `event seq ${targetSeq}: content hash mismatch`],
+    ] as const) {
+      const page = await browser.newPage();
+      const problems = await watchProblems(page);
+      await page.route('**/api/audit-verify', (route) =>
+        route.fulfill({ json: alter ? genuine.body : forged }),
+      );
+      if (alter)
+        await page.route(`**/api/ledger/${targetSeq}`, async (route) => {
+          const response = await route.fetch();
+          const event = (await response.json()) as { data: { legal_name: string } };
+          event.data.legal_name = 'Someone Else LLC';
+          await route.fulfill({ response, json: event });
+        });
+      await openWithKey(page);
+      await page.locator('#audit-section:not([hidden])').waitFor();
+      await page.getByLabel(/Event, report, certificate/).fill(hash);
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.locator('#audit-result .chain-status.bad').waitFor();
+      expect((await page.locator('#audit-result').textContent()) ?? '').to.include(
+        `Not proven by the log: ${says}.`,
+      );
       expect(await page.locator('#audit-result .chain-status.ok').count()).to.equal(0);
       expect(problems.pageErrors).to.deep.equal([]);
       await page.close();
