@@ -54,29 +54,31 @@ function groupRow(g: BiasGroupResult, a: BiasAnalysis): SafeHtml {
 }
 
 function groupsTable(a: BiasAnalysis): SafeHtml {
-  return html`<table id="bias-groups">
-    <caption>
-      Each group against every governed entity outside it (the reference)
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">group</th>
-        <th scope="col">n</th>
-        <th scope="col">reference n</th>
-        <th scope="col">status</th>
-        <th scope="col">mean score</th>
-        <th scope="col">reference mean</th>
-        <th scope="col">share graded A/B</th>
-        <th scope="col">reference share A/B</th>
-        <th scope="col">adverse impact ratio</th>
-        <th scope="col">four-fifths screen</th>
-        <th scope="col">standardized mean difference</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${a.groups.map((g) => groupRow(g, a))}
-    </tbody>
-  </table>`;
+  return html`<div class="table-wrap">
+    <table id="bias-groups">
+      <caption>
+        Each group against every governed entity outside it (the reference)
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">group</th>
+          <th scope="col">n</th>
+          <th scope="col">reference n</th>
+          <th scope="col">status</th>
+          <th scope="col">mean score</th>
+          <th scope="col">reference mean</th>
+          <th scope="col">share graded A/B</th>
+          <th scope="col">reference share A/B</th>
+          <th scope="col">adverse impact ratio</th>
+          <th scope="col">four-fifths screen</th>
+          <th scope="col">standardized mean difference</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${a.groups.map((g) => groupRow(g, a))}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 export function biasSection(a: BiasAnalysis, subjects: readonly BiasSubject[], asOf: BiasAsOf): SafeHtml {

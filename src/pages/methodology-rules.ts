@@ -12,30 +12,32 @@ export function stateMachineSection(m: Methodology): SafeHtml {
       States: ${sm.states.map((s, i) => html`${i > 0 ? ' → ' : ''}<code>${s}</code>`)}. Every transition is
       recorded as a <code>BehavioralStateChanged</code> event carrying its cause.
     </p>
-    <table id="transitions">
-      <caption>
-        State transitions
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">from</th>
-          <th scope="col">to</th>
-          <th scope="col">cause code</th>
-          <th scope="col">rule</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${sm.transitions.map(
-          (t) =>
-            html`<tr>
-              <td>${t.from.map((f, i) => html`${i > 0 ? ', ' : ''}<code>${f}</code>`)}</td>
-              <td><code>${t.to}</code></td>
-              <td><code>${t.cause}</code></td>
-              <td>${t.rule}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    <div class="table-wrap">
+      <table id="transitions">
+        <caption>
+          State transitions
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">from</th>
+            <th scope="col">to</th>
+            <th scope="col">cause code</th>
+            <th scope="col">rule</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${sm.transitions.map(
+            (t) =>
+              html`<tr>
+                <td>${t.from.map((f, i) => html`${i > 0 ? ', ' : ''}<code>${f}</code>`)}</td>
+                <td><code>${t.to}</code></td>
+                <td><code>${t.cause}</code></td>
+                <td>${t.rule}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
     <p>Ordering: ${sm.ordering}.</p>`;
 }
 
@@ -48,26 +50,28 @@ export function remediationSection(m: Methodology): SafeHtml {
 }
 
 function pralColumn(caption: string, id: string, rows: Readonly<Record<string, string>>): SafeHtml {
-  return html`<table id="${id}">
-    <caption>
-      ${caption}
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">${id === 'pral-by-grade' ? 'grade' : 'state'}</th>
-        <th scope="col">PRAL</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${Object.entries(rows).map(
-        ([key, pral]) =>
-          html`<tr>
-            <th scope="row"><code>${key}</code></th>
-            <td><code>${pral}</code></td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<div class="table-wrap">
+    <table id="${id}">
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">${id === 'pral-by-grade' ? 'grade' : 'state'}</th>
+          <th scope="col">PRAL</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${Object.entries(rows).map(
+          ([key, pral]) =>
+            html`<tr>
+              <th scope="row"><code>${key}</code></th>
+              <td><code>${pral}</code></td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 export function eligibilitySection(m: Methodology): SafeHtml {
@@ -76,57 +80,61 @@ export function eligibilitySection(m: Methodology): SafeHtml {
       ${pralColumn('PRAL by grade', 'pral-by-grade', e.pral_by_grade)}
       ${pralColumn('PRAL by behavioral state', 'pral-by-state', e.pral_by_state)}
     </div>
-    <table id="pral-terms">
-      <caption>
-        What each PRAL allows
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">PRAL</th>
-          <th scope="col">payment rails</th>
-          <th scope="col">SWIFT where the profile offers it</th>
-          <th scope="col">marketplace tier</th>
-          <th scope="col">programs</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${Object.entries(e.terms).map(
-          ([pral, t]) =>
-            html`<tr>
-              <th scope="row"><code>${pral}</code></th>
-              <td>${renderValue(t.rails)}</td>
-              <td>${t.swift_when_offered ? 'yes' : 'no'}</td>
-              <td><code>${t.tier}</code></td>
-              <td>${renderValue(t.programs)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    <div class="table-wrap">
+      <table id="pral-terms">
+        <caption>
+          What each PRAL allows
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">PRAL</th>
+            <th scope="col">payment rails</th>
+            <th scope="col">SWIFT where the profile offers it</th>
+            <th scope="col">marketplace tier</th>
+            <th scope="col">programs</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${Object.entries(e.terms).map(
+            ([pral, t]) =>
+              html`<tr>
+                <th scope="row"><code>${pral}</code></th>
+                <td>${renderValue(t.rails)}</td>
+                <td>${t.swift_when_offered ? 'yes' : 'no'}</td>
+                <td><code>${t.tier}</code></td>
+                <td>${renderValue(t.programs)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
     <p>Rule: ${e.rule}.</p>
     <p>Credit improvement: ${e.credit_improvement}.</p>`;
 }
 
 export function businessTypesSection(m: Methodology): SafeHtml {
-  return html`<table id="business-types">
-    <caption>
-      SAM business type codes and the bias-analysis groups they put an entity in
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">SAM code</th>
-        <th scope="col">business type</th>
-        <th scope="col">groups</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${m.bias_analysis.business_type_groups.map(
-        (c) =>
-          html`<tr>
-            <th scope="row"><code>${c.code}</code></th>
-            <td>${c.name}</td>
-            <td>${c.groups.map((g, i) => html`${i > 0 ? ', ' : ''}<code>${g}</code>`)}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<div class="table-wrap">
+    <table id="business-types">
+      <caption>
+        SAM business type codes and the bias-analysis groups they put an entity in
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">SAM code</th>
+          <th scope="col">business type</th>
+          <th scope="col">groups</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${m.bias_analysis.business_type_groups.map(
+          (c) =>
+            html`<tr>
+              <th scope="row"><code>${c.code}</code></th>
+              <td>${c.name}</td>
+              <td>${c.groups.map((g, i) => html`${i > 0 ? ', ' : ''}<code>${g}</code>`)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }

@@ -39,24 +39,26 @@ export function keyValueTable(
   values: { readonly [key: string]: JsonValue },
   id: string,
 ): SafeHtml {
-  return html`<table id="${id}">
-    <caption>
-      ${caption}
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">constant</th>
-        <th scope="col">value</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${Object.entries(values).map(
-        ([key, value]) =>
-          html`<tr data-key="${key}">
-            <th scope="row"><code>${key}</code></th>
-            <td>${renderValue(value)}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<div class="table-wrap">
+    <table id="${id}">
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">constant</th>
+          <th scope="col">value</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${Object.entries(values).map(
+          ([key, value]) =>
+            html`<tr data-key="${key}">
+              <th scope="row"><code>${key}</code></th>
+              <td>${renderValue(value)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }

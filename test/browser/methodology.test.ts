@@ -109,6 +109,18 @@ describe('compliance methodology page (GET /compliance-methodology.html)', funct
     expect(await chart.locator('text.insufficient').count()).to.equal(3);
   });
 
+  it('fits a 390 px phone: a wide table scrolls inside its own box, the page does not scroll sideways', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await phone.goto(`${server.baseUrl}/compliance-methodology.html`);
+    await screenshot(phone, 'compliance-methodology-390');
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).to.equal(390);
+    const table = phone.locator('#bias-groups');
+    expect(await table.evaluate((t) => t.scrollWidth)).to.be.greaterThan(390);
+    const box = (await phone.locator('.table-wrap:has(#bias-groups)').boundingBox())!;
+    expect(box.x + box.width).to.be.at.most(390);
+    await phone.close();
+  });
+
   it('runs no script and triggers no CSP violation or console error', async () => {
     expect(await page.locator('script').count()).to.equal(0);
     expect(problems.console).to.deep.equal([]);
