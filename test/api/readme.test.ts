@@ -63,6 +63,8 @@ describe('README Try-it block', function () {
       expect(stdout, `round ${round}`).to.match(/"verdict": "AUTHENTIC"/);
       expect(stdout, `round ${round}`).to.include('"status": "SUBMITTED"');
       expect(stdout, `round ${round}`).not.to.match(/\bnull\b.*DRW|"id": null/);
+      // Each answer starts on a line of its own (healthz answers without a final newline).
+      expect(stdout, `round ${round}`).to.match(/^\{"status":"ok"\}$/m);
       payments.push(/"id": "(PAY-[a-z2-7]+)"/.exec(stdout)?.[1] ?? '');
     }
     expect(payments[0]).to.match(/^PAY-/);
