@@ -56,6 +56,19 @@ describe('developer resources in Chromium: /docs and the SDK from a page (SPEC Â
     await page.close();
   });
 
+  it('keeps the /docs header on a 390 px phone: its links wrap, none is cut off or widens the page', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${server.baseUrl}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    await screenshot(page, 'docs-390');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.equal(390);
+    for (const link of await page.locator('.docs-header a').all()) {
+      const box = (await link.boundingBox())!;
+      expect(box.x + box.width, (await link.textContent()) ?? '').to.be.at.most(390);
+    }
+    await page.close();
+  });
+
   it('loads /sdk/plumbline.js in a page and uses it: a signed call verified in the browser, a write, a score and a verified chain', async () => {
     const key = await svc.key('First Builders Bank');
     const page = await browser.newPage();
