@@ -34,6 +34,15 @@ export function sparkline(values, width = 96, height = 24) {
 }
 
 /** A line chart of {on: 'YYYY-MM-DD', value} points on a 0–100 axis with grade bands. */
+/** The grades' score bands: GRADE_FLOORS of src/credit/constants.ts (A ≥ 90, B ≥ 80, C ≥ 65, D ≥ 50, F). */
+const GRADE_BANDS = [
+  [90, 100, 'band-a'],
+  [80, 90, 'band-b'],
+  [65, 80, 'band-c'],
+  [50, 65, 'band-d'],
+  [0, 50, 'band-f'],
+];
+
 export function lineChart(points, { width = 640, height = 220, label = 'score history' } = {}) {
   const root = svg(width, height, label);
   root.classList.add('line-chart');
@@ -44,12 +53,7 @@ export function lineChart(points, { width = 640, height = 220, label = 'score hi
   const w = width - left - right,
     hgt = height - top - bottom;
   const y = (v) => top + hgt - (v * hgt) / 100;
-  for (const [from, to, cls] of [
-    [80, 100, 'band-a'],
-    [70, 80, 'band-b'],
-    [60, 70, 'band-c'],
-    [0, 60, 'band-d'],
-  ])
+  for (const [from, to, cls] of GRADE_BANDS)
     root.append(s('rect', { x: left, y: y(to), width: w, height: y(from) - y(to), class: `band ${cls}` }));
   for (const v of [0, 20, 40, 60, 80, 100]) {
     root.append(s('line', { x1: left, x2: left + w, y1: y(v), y2: y(v), class: 'grid' }));

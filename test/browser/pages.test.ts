@@ -10,6 +10,7 @@ import {
 } from '../support/browser.js';
 import { pagesScene, type PagesScene } from '../support/pages-scene.js';
 import request from 'supertest';
+import { GRADE_FLOORS } from '../../src/credit/index.js';
 import { D, firstDrawBody, projectBody } from '../support/api-fixtures.js';
 import { enrolledSigner, signDrawAs } from '../support/signers.js';
 
@@ -190,6 +191,28 @@ describe('governance pages and the front door (Chromium)', function () {
     expect(await page.locator('#history-chart circle').count()).to.equal(4);
     expect(await page.locator('#history-chart circle.other').count()).to.equal(1);
     expect(await page.locator('#dims-chart rect.bar').count()).to.equal(6);
+    // The background bands are the grades' (A ≥ 90, B ≥ 80, C ≥ 65, D ≥ 50, F), read off the axis.
+    const bands = await page.locator('#history-chart rect.band').evaluateAll((rects) => {
+      const grid = [...(rects[0] as SVGRectElement).ownerSVGElement!.querySelectorAll('line.grid')];
+      const y0 = Number(grid[0]!.getAttribute('y1'));
+      const y100 = Number(grid.at(-1)!.getAttribute('y1'));
+      // [class, score at the band's bottom edge, score at its top edge] (no named closures: tsx
+      // would wrap them in a helper the page does not have)
+      return rects.map((r) => [
+        r.getAttribute('class'),
+        Math.round(
+          ((y0 - Number(r.getAttribute('y')) - Number(r.getAttribute('height'))) * 100) / (y0 - y100),
+        ),
+        Math.round(((y0 - Number(r.getAttribute('y'))) * 100) / (y0 - y100)),
+      ]);
+    });
+    expect(bands).to.deep.equal(
+      GRADE_FLOORS.map((f, i) => [
+        `band band-${f.grade.toLowerCase()}`,
+        f.min,
+        i === 0 ? 100 : GRADE_FLOORS[i - 1]!.min,
+      ]),
+    );
     expect(await page.locator('#inq-chart rect.col-others').count()).to.equal(1);
     const text = (await page.locator('#entity').textContent()) ?? '';
     expect(text).not.to.contain('Second Street Capital');
