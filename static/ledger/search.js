@@ -3,10 +3,12 @@
 // receipt, which it verifies with the log verifier key the reader gave: the verdict is the
 // server's word, the receipt is what proves the recording event is in the log, and the event
 // itself, fetched and rehashed, must carry the audited hash: its own hash, or one of its artifacts).
-// Separate from the page verification in app.js/chain.js, which it leaves alone: search results
-// are not contiguous pages, so they are listed, not chain-verified here.
+// Search results are not contiguous pages, so each one is checked on its own: rehashed (content
+// and link hash) and proven in the log by its receipt under a checkpoint signed by the reader's
+// log key, consistent with the ones this tab verified (chain.js); its Chain cell says how it went.
 import { verifyChain, verifyReceipt } from '/sdk/plumbline.js';
 import { fetchEvent } from './api.js';
+import { currentLogCheck } from './app.js';
 import { ISSUE_TEXT } from './chain.js';
 
 const KEY_STORAGE = 'plumbline.ledger.key';
@@ -34,7 +36,7 @@ async function call(path, init = {}) {
   return body;
 }
 
-const search = { query: null, cursor: null };
+const search = { query: null, cursor: null, id: 0 };
 
 function filters() {
   const q = new URLSearchParams({ limit: '50' });
@@ -56,8 +58,45 @@ function resultRow(e) {
   const hash = el('td');
   hash.append(el('code', `${e.hash.slice(0, 16)}…`));
   hash.title = e.hash;
-  tr.append(el('td', e.seq, 'num'), el('td', e.type), el('td', e.stream), el('td', e.recorded_at), hash);
+  tr.append(
+    el('td', e.seq, 'num'),
+    el('td', e.type),
+    el('td', e.stream),
+    el('td', e.recorded_at),
+    hash,
+    el('td', '… checking', 'chain pending'),
+  );
   return tr;
+}
+
+/** Null when the browser proves `event` on its own (rehashed, in the signed log); else why not. */
+async function proveResult(event) {
+  const check = currentLogCheck();
+  if (!check) return 'no log verifier key is in use in this tab';
+  const chain = verifyChain([event]);
+  if (!chain.ok) {
+    const code = chain.issues[0]?.code;
+    return ISSUE_TEXT[code] ?? code;
+  }
+  const failure = await check.anchor(event);
+  return failure === null ? null : (ISSUE_TEXT[failure] ?? failure);
+}
+
+/** Checks each listed result in turn (one receipt each), writing the verdict into its Chain cell. */
+async function proveResults(events, rows, id) {
+  for (const [i, event] of events.entries()) {
+    let failure;
+    try {
+      failure = await proveResult(event);
+    } catch (error) {
+      failure = `could not be checked (${error.message})`;
+    }
+    if (id !== search.id) return; // a new search replaced these rows
+    const cell = rows[i].lastElementChild;
+    cell.className = failure === null ? 'chain verified' : 'chain broken';
+    cell.textContent = failure === null ? '✓ verified' : `✗ not verified: ${failure}`;
+    rows[i].classList.toggle('row-broken', failure !== null);
+  }
 }
 
 async function runSearch(more) {
@@ -65,15 +104,20 @@ async function runSearch(more) {
   if (!more) {
     search.query = filters();
     search.cursor = null;
+    search.id += 1;
     $('search-rows').replaceChildren();
   }
+  const id = search.id;
   const q = new URLSearchParams(search.query);
   if (search.cursor) q.set('cursor', search.cursor);
   info.textContent = 'Searching…';
   info.classList.remove('error');
   try {
     const page = await call(`/api/ledger?${q}`);
-    $('search-rows').append(...page.events.map(resultRow));
+    if (id !== search.id) return;
+    const rows = page.events.map(resultRow);
+    $('search-rows').append(...rows);
+    void proveResults(page.events, rows, id);
     search.cursor = page.next_cursor;
     const shown = $('search-rows').children.length;
     $('search-results').hidden = shown === 0;

@@ -333,6 +333,13 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     expect(streams).to.have.length(3);
     const types = await page.locator('#search-rows tr td:nth-child(2)').allTextContents();
     expect(new Set(types)).to.deep.equal(new Set(['EntityRegistered']));
+    // Each result is checked in the browser: rehashed and proven in the signed log.
+    await page.locator('#search-rows td.chain.pending').first().waitFor({ state: 'detached' });
+    expect(await page.locator('#search-rows td.chain').allTextContents()).to.deep.equal([
+      '✓ verified',
+      '✓ verified',
+      '✓ verified',
+    ]);
     const api = await request(svc.app)
       .get('/api/ledger?type=EntityRegistered&limit=2')
       .set({ 'x-plumbline-api-key': lender.key });
@@ -455,5 +462,36 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
       expect(problems.pageErrors).to.deep.equal([]);
       await page.close();
     }
+  });
+
+  it('does not show an altered search result as verified: each result is rehashed and proven in the signed log', async () => {
+    const page = await browser.newPage();
+    const problems = await watchProblems(page);
+    await openWithKey(page);
+    await page.locator('#search-section:not([hidden])').waitFor();
+    // The server (or anyone between) answers the search with one event's name changed.
+    const isSearch = (url: URL) => url.pathname === '/api/ledger' && url.searchParams.has('type');
+    await page.route(isSearch, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { events: { seq: number; data: { legal_name: string } }[] };
+      for (const e of body.events) if (e.seq === targetSeq) e.data.legal_name = 'Someone Else LLC';
+      await route.fulfill({ response, json: body });
+    });
+    await page.getByLabel('Event names').fill('EntityRegistered');
+    await page.getByRole('button', { name: 'Search the ledger' }).click();
+    await page.locator('#search-info', { hasText: 'matching event(s) in the whole ledger' }).waitFor();
+    await page.locator('#search-rows td.chain.pending').first().waitFor({ state: 'detached' });
+    const rows = await page
+      .locator('#search-rows tr')
+      .evaluateAll((trs) => trs.map((tr) => [tr.children[0]!.textContent, tr.lastElementChild!.textContent]));
+    expect(rows).to.have.length(3);
+    for (const [seq, chain] of rows)
+      expect(chain, `seq ${seq}`).to.equal(
+        Number(seq) === targetSeq ? '✗ not verified: content hash mismatch' : '✓ verified',
+      );
+    expect(await page.locator('#search-rows tr.row-broken').count()).to.equal(1);
+    expect(problems.pageErrors).to.deep.equal([]);
+    expect(await problems.cspViolations()).to.deep.equal([]);
+    await page.close();
   });
 });
