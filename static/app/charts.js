@@ -98,9 +98,12 @@ export function lineChart(points, { width = 640, height = 220, label = 'score hi
 
 /** Horizontal 0–100 bars: [{label, value, note, cls}]. */
 export function barList(rows, { width = 640, label = 'dimensions' } = {}) {
-  const rowH = 26,
-    labelW = 210,
-    valueW = 150;
+  // Narrower than a label, a bar and its note side by side (a phone): each label and note above its bar.
+  const stacked = width < 520;
+  const rowH = stacked ? 42 : 26,
+    labelW = stacked ? 0 : 210,
+    valueW = stacked ? 0 : 150,
+    barY = stacked ? 20 : 4;
   const height = rows.length * rowH + 8;
   const root = svg(width, height, label);
   root.classList.add('bar-list');
@@ -108,17 +111,22 @@ export function barList(rows, { width = 640, label = 'dimensions' } = {}) {
   rows.forEach((r, i) => {
     const y = 4 + i * rowH;
     root.append(s('text', { x: 0, y: y + 16, class: 'bar-label' }, r.label));
-    root.append(s('rect', { x: labelW, y: y + 4, width: w, height: 16, class: 'bar-track' }));
+    root.append(s('rect', { x: labelW, y: y + barY, width: w, height: 16, class: 'bar-track' }));
     root.append(
       s('rect', {
         x: labelW,
-        y: y + 4,
+        y: y + barY,
         width: Math.max(0, (Math.min(100, r.value) * w) / 100),
         height: 16,
         class: `bar ${r.cls ?? ''}`,
       }),
     );
-    root.append(s('text', { x: labelW + w + 8, y: y + 16, class: 'bar-value' }, r.note ?? String(r.value)));
+    const note = r.note ?? String(r.value);
+    root.append(
+      stacked
+        ? s('text', { x: width, y: y + 14, class: 'bar-value', 'text-anchor': 'end' }, note)
+        : s('text', { x: labelW + w + 8, y: y + 16, class: 'bar-value' }, note),
+    );
   });
   return root;
 }

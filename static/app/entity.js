@@ -50,6 +50,11 @@ function timeline(b) {
     );
 }
 
+/** A chart's drawing width: its box's (a phone's ~340 px), at most 640, so its text is drawn at size, not shrunk. */
+function chartWidth(figure) {
+  return Math.max(280, Math.min(640, Math.floor(figure.clientWidth) || 640));
+}
+
 async function show(id) {
   say($('load-status'), 'Loading…');
   try {
@@ -58,10 +63,12 @@ async function show(id) {
     document.title = `Plumbline — ${plain(c.legal_name)}`;
     $('summary').replaceChildren(...summary(c));
     $('reasons').replaceChildren(...c.reason_codes.map((r) => h('li', { text: r.description })));
+    $('entity').hidden = false; // shown before the charts are drawn: they take their boxes' widths
     $('history-chart').replaceChildren(
       lineChart(
         c.score_history.map((p) => ({ on: p.on, value: p.composite_score, own: p.yours })),
         {
+          width: chartWidth($('history-chart')),
           label: `composite score of ${c.score_history.length} recorded reports`,
         },
       ),
@@ -74,7 +81,7 @@ async function show(id) {
           note: `${d.score} ${d.grade} · weight ${d.weight}%`,
           cls: d.insufficient_data ? 'thin' : '',
         })),
-        { label: 'dimension scores' },
+        { width: chartWidth($('dims-chart')), label: 'dimension scores' },
       ),
     );
     $('timeline').replaceChildren(...timeline(c.behavioral));
@@ -88,11 +95,10 @@ async function show(id) {
                 { value: m.other_lenders, cls: 'col-others', name: 'other lenders' },
               ],
             })),
-            { label: 'inquiries by month' },
+            { width: chartWidth($('inq-chart')), label: 'inquiries by month' },
           )
         : h('p', { class: 'hint', text: 'No credit report has been issued on this entity yet.' }),
     );
-    $('entity').hidden = false;
     say($('load-status'), `As of ${new Date(c.as_of).toUTCString()}.`);
   } catch (error) {
     $('entity').hidden = true;

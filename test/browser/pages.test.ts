@@ -220,6 +220,42 @@ describe('governance pages and the front door (Chromium)', function () {
     await expectClean(page, problems);
   });
 
+  it('the entity page draws its charts at a 390 px phone’s width, text at its size, not shrunk', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const problems = await watchProblems(page);
+    await page.goto(`${server.baseUrl}/entity.html`);
+    await useKey(page);
+    await page.getByLabel('Name, EIN, UEI or id').fill('12-3456789');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('#entity:not([hidden])').waitFor();
+    await screenshot(page, 'entity-390');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.equal(390);
+    // Each chart's drawn width over its own coordinate width: 1 when drawn at size (the labels'
+    // 11–12 px), ~0.5 when a 640-wide chart is shrunk into the phone's column.
+    const scales = await page
+      .locator('.chart svg')
+      .evaluateAll((svgs) =>
+        svgs.map((svg) => svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width),
+      );
+    expect(scales).to.have.length(3);
+    for (const scale of scales) expect(scale).to.be.at.least(0.99);
+    // Each dimension's label and note stay inside the chart, clear of one another.
+    const overlaps = await page.locator('#dims-chart svg').evaluate((svg) => {
+      const box = svg.getBoundingClientRect();
+      const texts = [...svg.querySelectorAll('text')].map((t) => t.getBoundingClientRect());
+      return texts.filter(
+        (a, i) =>
+          a.left < box.left - 0.5 ||
+          a.right > box.right + 0.5 ||
+          texts.some(
+            (b, j) => j !== i && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom,
+          ),
+      ).length;
+    });
+    expect(overlaps).to.equal(0);
+    await expectClean(page, problems);
+  });
+
   it('text a party furnished cannot reorder the facts beside it: bidirectional controls are not shown', async () => {
     const { projectId } = await mirrorProject();
     const { page, problems } = await open(`/project.html?id=${projectId}`);
