@@ -168,19 +168,28 @@ export function reasonCodes(
   return codes.slice(0, REASON_CODE_COUNT).map((code) => ({ code, description: FACTORS[code].description }));
 }
 
+/**
+ * The weighted mean of the dimension scores as printed, to a tenth: Σ weight × score in integer
+ * thousandths of a point (weights are whole percents, scores whole tenths), rounded half up to a
+ * tenth once, so no binary-fraction error can move a printed x.x5. The composite, unless capped.
+ */
+export function weightedComposite(
+  dimensions: Readonly<Record<Dimension, Pick<DimensionScore, 'weight' | 'score'>>>,
+): number {
+  const thousandths = DIMENSIONS.reduce(
+    (sum, d) => sum + dimensions[d].weight * tenthsOf(dimensions[d].score),
+    0,
+  );
+  return Math.floor((thousandths + 50) / 100) / 10;
+}
+
 /** Scores a list of signals (DOMAIN §5). */
 export function scoreSignals(signals: readonly Signal[]): CreditScore {
   const dimensions = Object.fromEntries(DIMENSIONS.map((d) => [d, scoreDimension(d, signals)])) as Record<
     Dimension,
     DimensionScore
   >;
-  // Σ weight × score in integer thousandths of a point (weights are whole percents, scores whole
-  // tenths), rounded half up to a tenth once: no binary-fraction error can move a printed x.x5.
-  const thousandths = DIMENSIONS.reduce(
-    (sum, d) => sum + dimensions[d].weight * tenthsOf(dimensions[d].score),
-    0,
-  );
-  const weighted = Math.floor((thousandths + 50) / 100) / 10;
+  const weighted = weightedComposite(dimensions);
   const capped = exclusionActive(signals);
   const composite = capped ? Math.min(weighted, EXCLUSION_COMPOSITE_CAP) : weighted;
   return {

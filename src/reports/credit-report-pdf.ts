@@ -9,6 +9,8 @@
  */
 import type Pdfmake from 'pdfmake';
 import { EXCLUSION_CONFLICT_CODE } from '../credit/conflicts.js';
+import { EXCLUSION_COMPOSITE_CAP } from '../credit/constants.js';
+import { weightedComposite } from '../credit/score.js';
 import type { CreditReport } from '../credit/report.js';
 import { gradeBand, monthlyTrend, scoreBar, trendChart, type Content } from './graphics.js';
 import { maskEin, PRAL_MEANINGS, sentence, STATE_MEANINGS, words } from './words.js';
@@ -177,6 +179,7 @@ function gradeBox(r: CreditReport): Content {
               {
                 text: `Composite score · ${words(r.credit.confidence)} confidence (${r.credit.confidence_basis.signals} signals, ${r.credit.confidence_basis.projects} projects)`,
               },
+              ...capNote(r),
               { text: `Behavioral state: ${words(r.behavioral.state)}` },
             ],
             margin: [0, 6, 0, 0],
@@ -186,6 +189,22 @@ function gradeBox(r: CreditReport): Content {
       { ...(gradeBand(r.credit.composite_score, 220) as object), margin: [0, 8, 0, 0] },
     ],
   };
+}
+
+/**
+ * Why the composite is not the weighted mean of the dimensions printed below it: an active federal
+ * exclusion caps it (reason code CS02, first when it binds). Nothing when the cap does not bind.
+ */
+function capNote(r: CreditReport): Content[] {
+  const weighted = weightedComposite(r.credit.dimensions);
+  if (!r.credit.reason_codes.some((c) => c.code === 'CS02') || weighted <= r.credit.composite_score)
+    return [];
+  return [
+    {
+      text: `Capped at ${EXCLUSION_COMPOSITE_CAP} while a federal exclusion is active (the weighted dimensions give ${weighted})`,
+      bold: true,
+    },
+  ];
 }
 
 function reasonList(r: CreditReport): Content {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { CreditReport } from '../../src/credit/report.js';
+import { EXCLUSION_COMPOSITE_CAP, weightedComposite } from '../../src/credit/index.js';
 import { redactUrl } from '../../src/platform/log.js';
 import { renderCreditReportPdf } from '../../src/reports/credit-report-pdf.js';
 import { pdfText } from '../support/pdf-text.js';
@@ -202,6 +203,43 @@ describe('credit report PDF (SPEC §8)', function () {
     expect(flat).to.include('Active federal exclusion (SAM.gov) since 2026-03-02');
     expect(flat).to.include('Roll forward mismatch on another lender’s project since 2026-04-10');
     expect(flat).not.to.include('Registry exclusion on another lender’s project');
+  });
+
+  it('says when an active exclusion caps the composite below the weighted dimensions printed under it', async () => {
+    const k = await svc.key('First Builders Bank');
+    await request(svc.app)
+      .post('/api/entities')
+      .set('Authorization', `Bearer ${k.key}`)
+      .send({ legal_name: 'Acme Builders, Inc.', roles: ['general_contractor'] });
+    const score = await request(svc.app)
+      .post('/api/lender-credit?action=score')
+      .set('x-plumbline-api-key', k.key)
+      .send({ entity: 'Acme Builders' });
+    const report = score.body as CreditReport;
+    const weighted = weightedComposite(report.credit.dimensions);
+    expect(weighted).to.be.greaterThan(EXCLUSION_COMPOSITE_CAP);
+    const plain = (await pdfText(await renderCreditReportPdf(report))).replace(/\s+/g, ' ');
+    expect(plain).not.to.include('Capped at');
+    // As scoreSignals answers for an excluded firm: the composite capped, CS02 the first reason.
+    const capped = (
+      await pdfText(
+        await renderCreditReportPdf({
+          ...report,
+          credit: {
+            ...report.credit,
+            composite_score: EXCLUSION_COMPOSITE_CAP,
+            grade: 'F',
+            reason_codes: [
+              { code: 'CS02', description: 'Active federal exclusion' },
+              ...report.credit.reason_codes,
+            ],
+          },
+        }),
+      )
+    ).replace(/\s+/g, ' ');
+    expect(capped).to.include(
+      `Capped at 49 while a federal exclusion is active (the weighted dimensions give ${weighted})`,
+    );
   });
 
   it('refuses a missing key with 401 and an unknown entity with 404', async () => {
