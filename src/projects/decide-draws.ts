@@ -1,8 +1,9 @@
 /**
  * Deciding draw submission and signing. A pay application must cover every SOV line of its
  * project exactly once (a G703 continuation sheet lists them all), list only this project's
- * invoices, and carry an application number not yet used on the project. A signature must come
- * from a role of the project's profile chain (DOMAIN §12), once per role, before funding.
+ * invoices, bill no line past its scheduled value, and carry an application number not yet used
+ * on the project. A signature must come from a role of the project's profile chain (DOMAIN §12),
+ * once per role, before funding.
  */
 import { isoDate } from '../platform/clock.js';
 import { idFromUuid } from '../platform/ids.js';
@@ -18,7 +19,7 @@ import {
   type Issue,
 } from './decision.js';
 import { drawStream, projectsEvent } from './events.js';
-import type { Draw, Project, ProjectsState } from './facts.js';
+import type { Cents, ChangeOrder, Draw, Project, ProjectsState } from './facts.js';
 import {
   activeKeyOf,
   drawApplicationSha256,
@@ -28,7 +29,7 @@ import {
 } from '../signers/index.js';
 import { isChainRole, PROFILES } from './profiles.js';
 import { getDraw, getProject } from './queries.js';
-import { freezeApplication, inexactFigures } from './pay-application.js';
+import { freezeApplication, inexactFigures, type FrozenApplication } from './pay-application.js';
 import { checkDocumentRef, checkSovLine } from './references.js';
 
 export function decideSubmitDraw(
@@ -95,16 +96,15 @@ function drawIssues(state: ProjectsState, project: Project, body: SubmitDrawBody
     });
   }
   body.invoices.forEach((id, i) => checkDocumentRef(state, project, issues, ['invoices', i], id, 'INVOICE'));
-  if (issues.length === 0) issues.push(...inexactApplication(state, project, body));
+  if (issues.length === 0) issues.push(...applicationIssues(state, project, body));
   return issues;
 }
 
 /**
- * The application as it would be frozen must be exact in integer cents: stated columns each within
- * range can still sum past 2^53 − 1 (two lines of $90 trillion), and such a G702 — the bytes its
- * signers sign, the line 8 a payment pays — is rounded by a double.
+ * The application as it would be frozen, checked as a G702/G703 must hold: its figures exact in
+ * integer cents, and no line billed past its scheduled value.
  */
-function inexactApplication(state: ProjectsState, project: Project, body: SubmitDrawBody): Issue[] {
+function applicationIssues(state: ProjectsState, project: Project, body: SubmitDrawBody): Issue[] {
   const index = state.by_project[project.id];
   const changeOrders = (index?.change_order_ids ?? []).flatMap((id) => state.change_orders[id] ?? []);
   const funded = (index?.draw_ids ?? []).reduce((a, id) => a + (state.draws[id]?.funded_amount ?? 0), 0);
@@ -120,10 +120,66 @@ function inexactApplication(state: ProjectsState, project: Project, body: Submit
     },
     funded,
   );
+  // Stated columns each within range can still sum past 2^53 − 1 (two lines of $90 trillion), and
+  // such a G702 — the bytes its signers sign, the line 8 a payment pays — is rounded by a double.
   const inexact = inexactFigures(application);
-  if (inexact.length === 0) return [];
-  const message = `the application's figures exceed ${Number.MAX_SAFE_INTEGER} cents, so they would not be exact: ${inexact.join(', ')}`;
-  return [{ path: ['lines'], code: 'out_of_range', message }];
+  if (inexact.length > 0) {
+    const message = `the application's figures exceed ${Number.MAX_SAFE_INTEGER} cents, so they would not be exact: ${inexact.join(', ')}`;
+    return [{ path: ['lines'], code: 'out_of_range', message }];
+  }
+  return overbilledLines(application, changeOrders, body);
+}
+
+/**
+ * A G703 line's work completed and stored to date (G = D + E + F) cannot exceed its scheduled
+ * value (C: the SOV value plus the deltas of change orders executed by the period's end, as
+ * CONTRACT_SUM_MISMATCH reads C): the contract owes no more for a line than the line is worth, and
+ * an overbilled G flows into line 8, what a payment pays. Seen with line 1 billed $40,000,000 on a
+ * $400,000 scheduled value: no scan rule compares G with C, the draw compiled FUNDABLE and the push
+ * paid $36,045,000 on an $800,000 loan. Billing into a change order recorded on the line but not
+ * yet executed (its added value) is CHANGE_ORDER_PRECEDENCE's to judge (DOMAIN §3, BLOCKING), so
+ * G may reach C plus those additions; past that, nothing on file makes the line worth it.
+ */
+function overbilledLines(
+  application: FrozenApplication,
+  changeOrders: readonly ChangeOrder[],
+  body: SubmitDrawBody,
+): Issue[] {
+  const pending = pendingAdditions(changeOrders, body.period_to);
+  return application.lines.flatMap((l) => {
+    const unexecuted = pending.get(l.line) ?? 0;
+    if (l.completed_and_stored <= l.scheduled_value + unexecuted) return [];
+    const i = body.lines.findIndex((stated) => stated.line === l.line);
+    const cos =
+      l.change_order_delta === 0
+        ? ''
+        : ` (SOV ${l.original_scheduled_value} + executed change orders ${l.change_order_delta})`;
+    const beyond =
+      unexecuted === 0
+        ? ''
+        : ` and the ${unexecuted} cents change orders not executed by ${body.period_to} would add`;
+    const over = l.completed_and_stored - l.scheduled_value - unexecuted;
+    return [
+      {
+        path: ['lines', i],
+        code: 'exceeds_scheduled_value',
+        message:
+          `line ${l.line}: completed and stored to date (G = previous ${l.previous} + this period ${l.this_period} + stored materials ${l.stored_materials} = ${l.completed_and_stored} cents) ` +
+          `exceeds its scheduled value (C = ${l.scheduled_value} cents${cos})${beyond} by ${over} cents`,
+      },
+    ];
+  });
+}
+
+/** Per line, Σ positive deltas of the recorded change orders C does not count yet (not executed by `periodTo`). */
+function pendingAdditions(changeOrders: readonly ChangeOrder[], periodTo: string): Map<number, Cents> {
+  const counted = new Set(
+    changeOrders.filter((co) => co.executed_on !== null && co.executed_on <= periodTo).map((co) => co.id),
+  );
+  const added = new Map<number, Cents>();
+  for (const co of changeOrders.filter((c) => !counted.has(c.id)))
+    for (const l of co.lines) if (l.delta > 0) added.set(l.line, (added.get(l.line) ?? 0) + l.delta);
+  return added;
 }
 
 export function decideSignDraw(

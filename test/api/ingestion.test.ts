@@ -223,6 +223,74 @@ describe('ingestion API (SPEC §5) end to end', function () {
     expect(ordinary.status, JSON.stringify(ordinary.body)).to.equal(201);
   });
 
+  it('refuses an application billing a line past its scheduled value (400 naming lines[i] and G, C; nothing recorded) and takes one billed up to C with its executed change orders', async () => {
+    // Seen: line 1 billed $40,000,000 against its $400,000 scheduled value compiled FUNDABLE and
+    // was paid $36,045,000 on an $800,000 loan. G = D + E + F must stay within C.
+    const { id: projectId } = await project();
+    const before = await svc.head();
+    const submit = (lines: unknown[], application_no = 1) =>
+      request(svc.app)
+        .post(`/api/projects/${projectId}/draws`)
+        .set(auth(lender))
+        .send({ ...drawBody, application_no, lines });
+    const over = await submit([
+      { line: 1, previous: 0, this_period: D(40_000_000), stored_materials: 0 },
+      { line: 2, previous: D(500_000), this_period: D(50_000), stored_materials: D(50_001) },
+    ]);
+    expect(over.status, JSON.stringify(over.body)).to.equal(400);
+    expect(over.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(over.body.code).to.equal('INVALID_REQUEST');
+    expect(over.body.errors).to.deep.equal([
+      {
+        path: 'lines.0',
+        code: 'exceeds_scheduled_value',
+        message:
+          'line 1: completed and stored to date (G = previous 0 + this period 4000000000 + stored materials 0 = 4000000000 cents) exceeds its scheduled value (C = 40000000 cents) by 3960000000 cents',
+      },
+      {
+        path: 'lines.1',
+        code: 'exceeds_scheduled_value',
+        message:
+          'line 2: completed and stored to date (G = previous 50000000 + this period 5000000 + stored materials 5000100 = 60000100 cents) exceeds its scheduled value (C = 60000000 cents) by 100 cents',
+      },
+    ]);
+    expect(await svc.head()).to.equal(before);
+
+    // An executed change order adds $25,000 to line 2's C: billing it whole is within C. One not
+    // yet executed adds $20,000 to line 1: billing into it is CHANGE_ORDER_PRECEDENCE's to judge
+    // (BLOCKING in the scan), not a line billed past anything on file.
+    const changeOrder = async (number: string, line: number, delta: number, executed_on?: string) => {
+      const res = await request(svc.app)
+        .post(`/api/projects/${projectId}/change-orders`)
+        .set(auth(lender))
+        .send({
+          number,
+          amount: delta,
+          lines: [{ line, delta }],
+          description: 'Deeper footings',
+          ...(executed_on === undefined ? {} : { executed_on }),
+        });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    };
+    await changeOrder('CO-001', 2, D(25_000), '2026-05-10');
+    await changeOrder('CO-002', 1, D(20_000));
+    const whole = [
+      { line: 1, previous: 0, this_period: D(420_000), stored_materials: 0 },
+      { line: 2, previous: 0, this_period: D(600_000), stored_materials: D(25_000) },
+    ];
+    const past = await submit([
+      { ...whole[0], stored_materials: 1 },
+      { ...whole[1], stored_materials: D(25_000) + 1 },
+    ]);
+    expect(past.status, JSON.stringify(past.body)).to.equal(400);
+    expect(past.body.errors.map((e: { message: string }) => e.message)).to.deep.equal([
+      'line 1: completed and stored to date (G = previous 0 + this period 42000000 + stored materials 1 = 42000001 cents) exceeds its scheduled value (C = 40000000 cents) and the 2000000 cents change orders not executed by 2026-05-31 would add by 1 cents',
+      'line 2: completed and stored to date (G = previous 0 + this period 60000000 + stored materials 2500001 = 62500001 cents) exceeds its scheduled value (C = 62500000 cents (SOV 60000000 + executed change orders 2500000)) by 1 cents',
+    ]);
+    const atC = await submit(whole);
+    expect(atC.status, JSON.stringify(atC.body)).to.equal(201);
+  });
+
   it('refuses a change order executed after today (400 problem+json naming executed_on, nothing recorded) and takes one executed today', async () => {
     const { id: projectId } = await project();
     const today = svc.clock.now().toISOString().slice(0, 10);
