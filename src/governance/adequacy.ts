@@ -20,7 +20,7 @@
  *   the SCHEDULE rail's business, §8); budget overrun % = growth of the contract sum to date over
  *   the original contract sum (0 when it shrank).
  */
-import type { ChangeOrder, Draw, Project } from '../projects/facts.js';
+import type { Cents, ChangeOrder, Draw, Project } from '../projects/facts.js';
 import type { Finding } from './findings.js';
 import type { Grade } from './constants.js';
 import {
@@ -134,21 +134,16 @@ export function adequacyFigures(input: AdequacyInput, now: Date): AdequacyFigure
   const active = input.draws
     .filter((d) => d.status !== 'REJECTED')
     .sort((a, b) => a.recorded_seq - b.recorded_seq);
-  const disbursed = sum(active.filter((d) => d.status === 'FUNDED').map((d) => d.funded_amount ?? 0));
-  const equitySpent = Math.min(project.equity, disbursed);
-  const loanSpent = Math.min(project.loan_amount, disbursed - equitySpent);
-  const contingencySpent = Math.min(project.contingency, disbursed - equitySpent - loanSpent);
+  const { disbursed, undisbursed_loan: undisbursed, sources, ...left } = fundsLeft(project, input.draws);
   const executed = input.change_orders.filter((co) => co.executed_on !== null && co.executed_on <= today);
   const contractToDate = project.contract_sum + sum(executed.map((co) => co.amount));
   const costToComplete = Math.max(0, contractToDate - disbursed);
-  const undisbursed = project.loan_amount - loanSpent;
-  const sources = undisbursed + (project.equity - equitySpent) + (project.contingency - contingencySpent);
   const latest = active.at(-1);
   return {
     disbursed,
     undisbursed_loan: undisbursed,
-    unspent_equity: project.equity - equitySpent,
-    remaining_contingency: project.contingency - contingencySpent,
+    unspent_equity: left.unspent_equity,
+    remaining_contingency: left.remaining_contingency,
     contract_sum_to_date: contractToDate,
     cost_to_complete: costToComplete,
     sources,
@@ -160,6 +155,38 @@ export function adequacyFigures(input: AdequacyInput, now: Date): AdequacyFigure
       ? percentOf(latest.summary.total_completed_and_stored, latest.summary.contract_sum_to_date)
       : 0,
     budget_overrun_pct: Math.max(0, percentOf(contractToDate - project.contract_sum, project.contract_sum)),
+  };
+}
+
+/** What the project's sources have left to disburse (see the module comment for the order). */
+export interface FundsLeft {
+  /** Σ `funded_amount` of the project's FUNDED draws. */
+  disbursed: Cents;
+  undisbursed_loan: Cents;
+  unspent_equity: Cents;
+  remaining_contingency: Cents;
+  /** undisbursed loan + unspent equity + remaining contingency: the most any payment may draw. */
+  sources: Cents;
+}
+
+/** Disbursed so far and what is left of each source, disbursements applied equity, loan, contingency. */
+export function fundsLeft(
+  project: Pick<Project, 'loan_amount' | 'equity' | 'contingency'>,
+  draws: readonly Draw[],
+): FundsLeft {
+  const disbursed = sum(draws.filter((d) => d.status === 'FUNDED').map((d) => d.funded_amount ?? 0));
+  const equitySpent = Math.min(project.equity, disbursed);
+  const loanSpent = Math.min(project.loan_amount, disbursed - equitySpent);
+  const contingencySpent = Math.min(project.contingency, disbursed - equitySpent - loanSpent);
+  const undisbursed_loan = project.loan_amount - loanSpent;
+  const unspent_equity = project.equity - equitySpent;
+  const remaining_contingency = project.contingency - contingencySpent;
+  return {
+    disbursed,
+    undisbursed_loan,
+    unspent_equity,
+    remaining_contingency,
+    sources: undisbursed_loan + unspent_equity + remaining_contingency,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Cents, Document, DocumentSignature, Draw, LienWaiver, Project } from '../projects/facts.js';
 import { usd } from '../governance/units.js';
+import type { FundsLeft } from '../governance/adequacy.js';
 import type {
   GateName,
   NotarizableDocumentType,
@@ -123,6 +124,10 @@ export interface GateContext {
   accepted_fundable_amount: Cents | null;
   /** Whether sources cover uses at the head. */
   in_balance: boolean;
+  /** What the push would pay: G702 line 8, or the REDUCED amount (`amountToPay`), on any rail. */
+  payment_amount: Cents;
+  /** What the project's sources have left to disburse at the head (DOMAIN §4, as adequacy reads them). */
+  funds_left: FundsLeft;
   /** Ids of documents with a recorded `DocumentNotarized`. */
   notarized_document_ids: ReadonlySet<string>;
   /** Rails whose posture is CRITICAL for the project (DOMAIN §8), computed by the rails capability. */
@@ -206,11 +211,7 @@ function evaluateGate(
     case 'notarization':
       return notarizationGate(profile, ctx, waivers);
     case 'in_balance':
-      return result(
-        gate,
-        ctx.in_balance,
-        ctx.in_balance ? 'sources cover uses' : 'project is out of balance',
-      );
+      return inBalanceGate(ctx);
     case 'no_critical_rail':
       return railsGate(ctx);
     default: {
@@ -218,6 +219,27 @@ function evaluateGate(
       throw new Error(`unknown gate ${String(unhandled)}`);
     }
   }
+}
+
+/**
+ * Sources cover uses at the head, and the payment itself stays within what is left to disburse: a
+ * lender never pays beyond its commitment. Uses (cost to complete) are floored at 0, so a draw
+ * billing more than the contract has left never showed as a use: an application billing a line
+ * at $40,000,000 on an $800,000 loan passed this gate and was paid $36,045,000.
+ */
+function inBalanceGate({ in_balance, payment_amount, funds_left: f }: GateContext): GateResult {
+  const problems = [
+    ...(in_balance ? [] : ['project is out of balance']),
+    ...(payment_amount > f.sources
+      ? [
+          `the payment of ${usd(payment_amount)} exceeds the ${usd(f.sources)} left to disburse ` +
+            `(undisbursed loan ${usd(f.undisbursed_loan)} + unspent equity ${usd(f.unspent_equity)} + ` +
+            `remaining contingency ${usd(f.remaining_contingency)}, after ${usd(f.disbursed)} paid)`,
+        ]
+      : []),
+  ];
+  if (problems.length > 0) return result('in_balance', false, problems.join('; '));
+  return result('in_balance', true, 'sources cover uses');
 }
 
 /** No rail CRITICAL, and no required rail without evidence: no data is not good news (issue 14). */
@@ -556,7 +578,7 @@ export const GATE_RULES: Readonly<Record<GateResult['gate'], { title: string; ru
   },
   in_balance: {
     title: 'The loan is in balance',
-    rule: 'DOMAIN §12: sources (undisbursed loan plus equity) cover the cost to complete',
+    rule: 'DOMAIN §4/§12: sources (undisbursed loan, unspent equity, remaining contingency) cover the cost to complete, and the payment is no larger than what they have left to disburse',
   },
   no_critical_rail: {
     title: 'No governance rail is CRITICAL',

@@ -22,6 +22,7 @@ import {
 } from '../governance/events.js';
 import { sha256Hex } from '../platform/crypto/hash.js';
 import { drawAt, type GovernanceHead } from '../governance/head.js';
+import { fundsLeft } from '../governance/adequacy.js';
 import {
   accepted,
   recordResult,
@@ -210,6 +211,8 @@ function gateContextAt(
     acceptance_id: acceptance?.acceptance_id ?? null,
     accepted_fundable_amount: acceptance?.fundable_amount ?? null,
     in_balance: result.adequacy?.in_balance ?? false,
+    payment_amount: amountToPay(draw, result.compilation.draw_verdict, result.verdict?.fundable_amount ?? 0),
+    funds_left: fundsLeft(project.project, project.input.draws),
     critical_rails: project.rails.critical,
     no_evidence_rails: project.rails.no_evidence,
     rail,
@@ -336,7 +339,7 @@ export function decidePushPayment(
     payment_id,
     draw_id: draw.id,
     project_id: draw.project_id,
-    amount: amountToPay(draw, result.compilation.draw_verdict, result.verdict?.fundable_amount ?? 0),
+    amount: gateContext.payment_amount,
     rail,
     message_id: `MSG-${payment_id.slice(4)}`,
     funded_on: today,

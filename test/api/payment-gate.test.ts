@@ -603,6 +603,43 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(draw.body.status).to.not.equal('FUNDED');
     });
 
+    it('never pays more than the project has left to disburse: an overbilled draw recorded before submission checked G ≤ C is refused by in_balance (422 naming the figures)', async () => {
+      // Seen live before submission refused it: line 1 billed $40,000,000 on its $400,000
+      // scheduled value, an inspection report listing no lines, the scan CLEAN, and the push paid
+      // line 8 — $36,045,000 — on an $800,000 loan with $200,000 of equity.
+      j = await startJourney({
+        recordedUnchecked: true,
+        draw: {
+          lines: [
+            { line: 1, previous: 0, this_period: D(40_000_000), stored_materials: 0 },
+            { line: 2, previous: 0, this_period: D(50_000), stored_materials: 0 },
+          ],
+          requested_amount: D(36_045_000),
+        },
+      });
+      const waiver = await j.fixDocuments({ waiverAmount: D(36_045_000), inspectedLines: [] });
+      const compiled = await j.compile();
+      expect(compiled.body.compilation.draw_verdict, JSON.stringify(compiled.body)).to.equal(
+        'FUNDABLE_WITH_CONDITIONS',
+      );
+      await j.signAll();
+      await j.notarize(waiver);
+      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
+      const accepted = await j.post(`/api/draws/${j.drawId}/accept`, { reason: 'as billed' }, approver);
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      for (const rail of ['ACH', 'ESCROW']) {
+        const gates = await refusedGates(j, { rail });
+        expect(failed(gates)).to.deep.equal(['in_balance']);
+        expect(detailOf(gates, 'in_balance')).to.equal(
+          'the payment of $36,045,000.00 exceeds the $1,000,000.00 left to disburse (undisbursed loan $800,000.00 + unspent equity $200,000.00 + remaining contingency $0.00, after $0.00 paid)',
+        );
+      }
+      const draw = await request(j.svc.app)
+        .get(`/api/draws/${j.drawId}`)
+        .set('Authorization', `Bearer ${j.lender.key}`);
+      expect(draw.body.status).to.not.equal('FUNDED');
+    });
+
     it('pays one set of work once: application 1 is refused after application 2, claiming from zero, was paid first', async () => {
       j = await startJourney();
       const waiver1 = await j.fixDocuments();

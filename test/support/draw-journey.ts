@@ -4,11 +4,15 @@
  * plus the steps that make it payable — documents, signatures, notarization — so each spec states
  * only the fact it changes.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { D, firstDrawBody, projectBody } from './api-fixtures.js';
 import { startService, type TestService } from './service.js';
+import type { SubmitDrawBody } from '../../src/projects/contract.js';
+import { drawStream, projectsEvent } from '../../src/projects/events.js';
+import { idFromUuid } from '../../src/platform/ids.js';
 import { signingDigestHex } from '../../src/sdk/duties.js';
 import {
   enrolledSigner,
@@ -36,6 +40,8 @@ export interface DrawJourney {
   fixDocuments(opts?: {
     waiverAmount?: number;
     inspectedLine1Pct?: number;
+    /** The inspection report's lines instead of line 1 at `inspectedLine1Pct` and line 2 at 8.33 %. */
+    inspectedLines?: { line: number; percent_complete: number }[];
     unsigned?: boolean;
   }): Promise<string>;
   /** A second inspection of the draw (another inspector, 2026-06-03): line 1 at `line1Pct`, line 2 at 8.33 %. */
@@ -101,6 +107,11 @@ export async function startJourney(
     project?: Record<string, unknown>;
     draw?: Record<string, unknown>;
     insuredThrough?: string | null;
+    /**
+     * Record the draw as a ledger written before submission checked it holds it: its
+     * `DrawSubmitted` appended as is, without the submission decider (a draw a later check refuses).
+     */
+    recordedUnchecked?: boolean;
   } = {},
 ): Promise<DrawJourney> {
   const svc = await startService({ now: opts.now ?? '2026-06-03T15:00:00Z' });
@@ -142,7 +153,10 @@ export async function startJourney(
   const invoice = (number: string, amount: number, line: number) =>
     created(`/api/projects/${projectId}/documents`, { type: 'INVOICE', vendor: gc, number, amount, line });
   const invoices = [await invoice('KB-1001', D(100_000), 1), await invoice('KB-1002', D(50_000), 2)];
-  const drawId = await created(`/api/projects/${projectId}/draws`, firstDrawBody({ invoices, ...opts.draw }));
+  const drawBody = firstDrawBody({ invoices, ...opts.draw });
+  const drawId = opts.recordedUnchecked
+    ? await appendDrawUnchecked(svc, lender, projectId, drawBody)
+    : await created(`/api/projects/${projectId}/draws`, drawBody);
 
   const insuredThrough = opts.insuredThrough === undefined ? GC_INSURED_THROUGH : opts.insuredThrough;
   let enrolled: Awaited<ReturnType<DrawJourney['signers']>> | null = null;
@@ -190,7 +204,12 @@ export async function startJourney(
         stored_materials_verified: true,
       });
     },
-    async fixDocuments({ waiverAmount = D(135_000), inspectedLine1Pct = 25, unsigned = false } = {}) {
+    async fixDocuments({
+      waiverAmount = D(135_000),
+      inspectedLine1Pct = 25,
+      inspectedLines,
+      unsigned = false,
+    } = {}) {
       const inspector = await created('/api/entities', {
         legal_name: 'Clearline Inspections LLC',
         roles: ['inspector'],
@@ -200,7 +219,7 @@ export async function startJourney(
         draw_id: drawId,
         inspector,
         inspected_on: '2026-06-02',
-        lines: [
+        lines: inspectedLines ?? [
           { line: 1, percent_complete: inspectedLine1Pct },
           { line: 2, percent_complete: 8.33 },
         ],
@@ -319,4 +338,39 @@ export async function startJourney(
   };
   if (insuredThrough !== null) await journey.insureGc(insuredThrough);
   return journey;
+}
+
+/**
+ * Appends a draw's `DrawSubmitted` straight to the ledger, as the submission decider would record
+ * it but without its checks: the draw a ledger recorded before a check was added still holds.
+ */
+async function appendDrawUnchecked(
+  svc: TestService,
+  lender: IssuedKey,
+  project_id: string,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const eventId = randomUUID();
+  const draw_id = idFromUuid('DRW-', eventId);
+  const b = body as unknown as SubmitDrawBody;
+  const event = projectsEvent('DrawSubmitted', eventId, drawStream(draw_id), {
+    draw_id,
+    project_id,
+    application_no: b.application_no,
+    period_from: b.period_from,
+    period_to: b.period_to,
+    submitted_on: svc.clock.now().toISOString().slice(0, 10),
+    lines: b.lines,
+    retainage_pct: b.retainage_pct,
+    retainage_withheld: b.retainage_withheld ?? null,
+    previous_certificates_total: b.previous_certificates_total ?? null,
+    requested_amount: b.requested_amount,
+    invoices: b.invoices,
+  });
+  await svc.composed.deps.ledger.append([event], {
+    org_id: lender.org_id,
+    actor: lender.key_id,
+    request_id: 'req_unchecked_draw',
+  });
+  return draw_id;
 }

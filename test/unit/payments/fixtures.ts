@@ -15,6 +15,7 @@ import type {
 } from '../../../src/projects/facts.js';
 import type { AccountForGate, GateContext } from '../../../src/payments/index.js';
 import type { NotarialActRecord } from '../../../src/governance/events.js';
+import { fundsLeft } from '../../../src/governance/adequacy.js';
 import { canonicalJson } from '../../../src/platform/ledger/canonical.js';
 import { signingDigestHex } from '../../../src/platform/crypto/ed25519.js';
 import {
@@ -208,10 +209,12 @@ export function anAccount(
 export function passingContext(overrides: Partial<GateContext> = {}): GateContext {
   const draw = signedDraw();
   const documents = waivers();
+  const project = aProject({ architect: ARCH });
+  const draws = [aFundedFirstDraw(), draw];
   return {
-    project: aProject({ architect: ARCH }),
+    project,
     draw,
-    draws: [aFundedFirstDraw(), draw],
+    draws,
     documents,
     compilation: {
       draw_verdict: 'FUNDABLE',
@@ -227,6 +230,8 @@ export function passingContext(overrides: Partial<GateContext> = {}): GateContex
     accepted_verdict: null,
     accepted_fundable_amount: null,
     in_balance: true,
+    payment_amount: draw.summary.current_payment_due,
+    funds_left: fundsLeft(project, draws),
     rail: 'ACH',
     notarized_document_ids: new Set(documents.map((d) => d.id)),
     critical_rails: [],
