@@ -134,7 +134,11 @@ function scenario(name: ScenarioName, input: SimulationInput): Scenario {
     shape.idle_days,
   );
   const costToComplete = Math.max(0, draw.summary.contract_sum_to_date - disbursed);
-  const gap = Math.max(0, costToComplete + interest - split.sources);
+  // What the sources have left, negative once the scenario pays out more than all of them: an
+  // overdraw is a use no source covers. Floored (split.sources), a $36,045,000 Approve Now on a
+  // project with $1,000,000 of sources showed no gap, no CRITICAL posture, and APPROVE.
+  const left = split.sources - split.overdrawn;
+  const gap = Math.max(0, costToComplete + interest - left);
   const score = clampScore(input.adequacy.overall.score + shape.score_delta);
   const open_blocking = shape.remaining.filter((f) => f.severity === 'BLOCKING').length;
   return {
@@ -248,13 +252,15 @@ export function interestCarry(principal: Cents, ratePct: number, days: number): 
   return Number((numerator * 2n + denominator) / (denominator * 2n));
 }
 
-function spend(project: Project, disbursed: Cents): { loan_spent: Cents; sources: Cents } {
+/** Disbursed applied equity, loan, contingency; `overdrawn` is what no source covers. */
+function spend(project: Project, disbursed: Cents): { loan_spent: Cents; sources: Cents; overdrawn: Cents } {
   const equity = Math.min(project.equity, disbursed);
   const loan = Math.min(project.loan_amount, disbursed - equity);
   const contingency = Math.min(project.contingency, disbursed - equity - loan);
   return {
     loan_spent: loan,
     sources: project.loan_amount - loan + (project.equity - equity) + (project.contingency - contingency),
+    overdrawn: disbursed - equity - loan - contingency,
   };
 }
 

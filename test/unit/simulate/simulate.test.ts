@@ -140,6 +140,19 @@ describe('draw simulation (DOMAIN §10, SPEC §6 simulate)', () => {
       expect(later!.capital.in_balance_gap).to.equal(246_58);
       expect(later!.risk.posture).to.equal('CRITICAL');
     });
+    it('counts a payment beyond every source as a gap: Approve Now of an overbilled request is CRITICAL, not APPROVE', () => {
+      // $1,010,000 of sources, $90,000 of it spent; the draw asks $5,000,000: $4,080,000 overdrawn.
+      const over = { ...input('FUNDABLE', []), draw: { ...aDraw(), requested_amount: 5_000_000_00 } };
+      const { scenarios, recommendation } = simulateDraw(over);
+      expect(scenarios[0]!.capital).to.include({
+        disbursed_after: 950_000_00,
+        undisbursed_after: 0,
+        cost_to_complete: 0,
+        in_balance_gap: 4_080_000_00,
+      });
+      expect(scenarios[0]!.risk.posture).to.equal('CRITICAL');
+      expect(recommendation).to.equal('REVIEW');
+    });
   });
 
   describe('recommendation', () => {
