@@ -646,49 +646,13 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       await j.signAll();
       // Application 2 (June) submitted while application 1 is unpaid: it claims from zero, as no
       // draw was funded yet, and is made payable on its own documents.
-      const invoice = (number: string, line: number, amount: number) =>
-        j.created(`/api/projects/${j.projectId}/documents`, {
-          type: 'INVOICE',
-          vendor: j.gc,
-          number,
-          amount,
-          line,
-        });
-      const invoices = [await invoice('KB-2001', 1, D(100_000)), await invoice('KB-2002', 2, D(50_000))];
-      j.svc.clock.set('2026-07-01T15:00:00Z');
-      const second = await j.created(
-        `/api/projects/${j.projectId}/draws`,
-        firstDrawBody({ application_no: 2, period_from: '2026-06-01', period_to: '2026-06-30', invoices }),
-      );
-      const inspector = await j.created('/api/entities', {
-        legal_name: 'June Inspections LLC',
-        roles: ['inspector'],
-      });
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'INSPECTION_REPORT',
-        draw_id: second,
-        inspector,
-        inspected_on: '2026-07-01',
-        lines: [
-          { line: 1, percent_complete: 25 },
-          { line: 2, percent_complete: 8.33 },
+      const { drawId: second, waiver: waiver2 } = await j.secondApplication({
+        invoices: [
+          ['KB-2001', 1, D(100_000)],
+          ['KB-2002', 2, D(50_000)],
         ],
-        stored_materials_verified: true,
-      });
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'TITLE_DATE_DOWN',
-        effective_on: '2026-07-01',
-        new_liens: [],
-      });
-      const waiver2 = await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'LIEN_WAIVER',
-        claimant: j.gc,
-        draw_id: second,
-        waiver_type: 'CONDITIONAL_PROGRESS',
-        amount: D(135_000),
-        through_date: '2026-06-30',
-        signed_on: '2026-07-01',
-        executed: true,
+        inspected: [25, 8.33],
+        waiverAmount: D(135_000),
       });
       const signers = await j.signers();
       expect((await signWaiverAs(j.svc.app, j.lender, waiver2, signers.Contractor)).status).to.equal(201);
@@ -757,59 +721,20 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       const statedFull = await j.created(`/api/projects/${j.projectId}/documents`, unconditional(D(135_000)));
 
       // Application 2 (June), payable on its own documents.
-      const invoice = (number: string, line: number, amount: number) =>
-        j.created(`/api/projects/${j.projectId}/documents`, {
-          type: 'INVOICE',
-          vendor: j.gc,
-          number,
-          amount,
-          line,
-        });
-      const invoices = [await invoice('KB-2001', 1, D(40_000)), await invoice('KB-2002', 2, D(20_000))];
-      j.svc.clock.set('2026-07-01T15:00:00Z');
-      const second = await j.created(
-        `/api/projects/${j.projectId}/draws`,
-        firstDrawBody({
-          application_no: 2,
-          period_from: '2026-06-01',
-          period_to: '2026-06-30',
-          invoices,
+      const { drawId: second, waiver: conditional } = await j.secondApplication({
+        invoices: [
+          ['KB-2001', 1, D(40_000)],
+          ['KB-2002', 2, D(20_000)],
+        ],
+        draw: {
           requested_amount: D(54_000),
           lines: [
             { line: 1, previous: D(100_000), this_period: D(40_000), stored_materials: 0 },
             { line: 2, previous: D(50_000), this_period: D(20_000), stored_materials: 0 },
           ],
-        }),
-      );
-      const inspector = await j.created('/api/entities', {
-        legal_name: 'July Inspections LLC',
-        roles: ['inspector'],
-      });
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'INSPECTION_REPORT',
-        draw_id: second,
-        inspector,
-        inspected_on: '2026-07-01',
-        lines: [
-          { line: 1, percent_complete: 35 },
-          { line: 2, percent_complete: 11.67 },
-        ],
-        stored_materials_verified: true,
-      });
-      await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'TITLE_DATE_DOWN',
-        effective_on: '2026-07-01',
-        new_liens: [],
-      });
-      const conditional = await j.created(`/api/projects/${j.projectId}/documents`, {
-        type: 'LIEN_WAIVER',
-        claimant: j.gc,
-        draw_id: second,
-        waiver_type: 'CONDITIONAL_PROGRESS',
-        amount: D(54_000),
-        through_date: '2026-06-30',
-        signed_on: '2026-07-01',
-        executed: true,
+        },
+        inspected: [35, 11.67],
+        waiverAmount: D(54_000),
       });
       expect((await signWaiverAs(j.svc.app, j.lender, conditional, signers.Contractor)).status).to.equal(201);
       expect((await j.notarialAct(conditional, { actDate: '2026-07-01' })).status).to.equal(201);

@@ -46,6 +46,18 @@ export interface DrawJourney {
   }): Promise<string>;
   /** A second inspection of the draw (another inspector, 2026-06-03): line 1 at `line1Pct`, line 2 at 8.33 %. */
   reinspect(line1Pct: number): Promise<void>;
+  /**
+   * Application 2 (June), submitted on 1 July (the clock moves there) on its own documents: the GC's
+   * invoices `[number, line, amount]`, the draw (`firstDrawBody` with `draw` over it), an inspection
+   * of lines 1 and 2 at `inspected`, a title date-down and the GC's conditional waiver for
+   * `waiverAmount`, not yet signed.
+   */
+  secondApplication(opts: {
+    invoices: [number: string, line: number, amount: number][];
+    draw?: Record<string, unknown>;
+    inspected: [line1Pct: number, line2Pct: number];
+    waiverAmount: number;
+  }): Promise<{ drawId: string; waiver: string }>;
   signAll(): Promise<void>;
   /** The lender org's notary (commissioned in CA until 2027-12-31), enrolled on first use. */
   notary(): Promise<EnrolledSigner>;
@@ -203,6 +215,61 @@ export async function startJourney(
         ],
         stored_materials_verified: true,
       });
+    },
+    async secondApplication({ invoices, draw = {}, inspected, waiverAmount }) {
+      const invoiceIds: string[] = [];
+      for (const [number, line, amount] of invoices)
+        invoiceIds.push(
+          await created(`/api/projects/${projectId}/documents`, {
+            type: 'INVOICE',
+            vendor: gc,
+            number,
+            amount,
+            line,
+          }),
+        );
+      svc.clock.set('2026-07-01T15:00:00Z');
+      const second = await created(
+        `/api/projects/${projectId}/draws`,
+        firstDrawBody({
+          application_no: 2,
+          period_from: '2026-06-01',
+          period_to: '2026-06-30',
+          invoices: invoiceIds,
+          ...draw,
+        }),
+      );
+      const inspector = await created('/api/entities', {
+        legal_name: 'July Inspections LLC',
+        roles: ['inspector'],
+      });
+      await created(`/api/projects/${projectId}/documents`, {
+        type: 'INSPECTION_REPORT',
+        draw_id: second,
+        inspector,
+        inspected_on: '2026-07-01',
+        lines: [
+          { line: 1, percent_complete: inspected[0] },
+          { line: 2, percent_complete: inspected[1] },
+        ],
+        stored_materials_verified: true,
+      });
+      await created(`/api/projects/${projectId}/documents`, {
+        type: 'TITLE_DATE_DOWN',
+        effective_on: '2026-07-01',
+        new_liens: [],
+      });
+      const waiver = await created(`/api/projects/${projectId}/documents`, {
+        type: 'LIEN_WAIVER',
+        claimant: gc,
+        draw_id: second,
+        waiver_type: 'CONDITIONAL_PROGRESS',
+        amount: waiverAmount,
+        through_date: '2026-06-30',
+        signed_on: '2026-07-01',
+        executed: true,
+      });
+      return { drawId: second, waiver };
     },
     async fixDocuments({
       waiverAmount = D(135_000),
