@@ -28,6 +28,21 @@ describe('credit report PDF (SPEC §8)', function () {
     return k;
   }
 
+  /** The JSON credit report of Acme Builders, Inc. (a GC registered with nothing else on record). */
+  async function acmeReport(): Promise<CreditReport> {
+    const k = await svc.key('First Builders Bank');
+    await request(svc.app)
+      .post('/api/entities')
+      .set('Authorization', `Bearer ${k.key}`)
+      .send({ legal_name: 'Acme Builders, Inc.', roles: ['general_contractor'] });
+    const score = await request(svc.app)
+      .post('/api/lender-credit?action=score')
+      .set('x-plumbline-api-key', k.key)
+      .send({ entity: 'Acme Builders' });
+    expect(score.status, JSON.stringify(score.body)).to.equal(200);
+    return score.body as CreditReport;
+  }
+
   it('prints the entity, grade, dimensions and provenance hash with the ledger anchor, and counts against the quota', async () => {
     const k = await keyWithKeystone();
     const res = await request(svc.app)
@@ -177,16 +192,7 @@ describe('credit report PDF (SPEC §8)', function () {
   });
 
   it('prints an active exclusion as the firm’s own conflict, not as one on another lender’s project', async () => {
-    const k = await svc.key('First Builders Bank');
-    await request(svc.app)
-      .post('/api/entities')
-      .set('Authorization', `Bearer ${k.key}`)
-      .send({ legal_name: 'Acme Builders, Inc.', roles: ['general_contractor'] });
-    const score = await request(svc.app)
-      .post('/api/lender-credit?action=score')
-      .set('x-plumbline-api-key', k.key)
-      .send({ entity: 'Acme Builders' });
-    const report = score.body as CreditReport;
+    const report = await acmeReport();
     // As conflictsOf answers for an excluded firm with a blocking finding on another lender's project.
     const pdf = await renderCreditReportPdf({
       ...report,
@@ -206,16 +212,7 @@ describe('credit report PDF (SPEC §8)', function () {
   });
 
   it('says when an active exclusion caps the composite below the weighted dimensions printed under it', async () => {
-    const k = await svc.key('First Builders Bank');
-    await request(svc.app)
-      .post('/api/entities')
-      .set('Authorization', `Bearer ${k.key}`)
-      .send({ legal_name: 'Acme Builders, Inc.', roles: ['general_contractor'] });
-    const score = await request(svc.app)
-      .post('/api/lender-credit?action=score')
-      .set('x-plumbline-api-key', k.key)
-      .send({ entity: 'Acme Builders' });
-    const report = score.body as CreditReport;
+    const report = await acmeReport();
     const weighted = weightedComposite(report.credit.dimensions);
     expect(weighted).to.be.greaterThan(EXCLUSION_COMPOSITE_CAP);
     const plain = (await pdfText(await renderCreditReportPdf(report))).replace(/\s+/g, ' ');
