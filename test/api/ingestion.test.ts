@@ -348,6 +348,34 @@ describe('ingestion API (SPEC §5) end to end', function () {
     expect(await svc.head()).to.equal(head);
   });
 
+  it('records a different request under a key past its 24 h window as itself, not as the first request', async () => {
+    // The key's record is gone after 24 h (or with a store that lost it). Event ids derived from
+    // the key alone made the second body re-derive the first one's ids: the store kept the first
+    // events, appended nothing, and the answer was 201 naming Granite — Quarry was never recorded.
+    const register = (legal_name: string) =>
+      request(svc.app)
+        .post('/api/entities')
+        .set(auth(lender))
+        .set('Idempotency-Key', 'ent-create-0002')
+        .send({ legal_name, roles: ['supplier'] });
+    const first = await register('Granite Supply Co');
+    expect(first.status).to.equal(201);
+    svc.clock.set(new Date(svc.clock.now().getTime() + 25 * 3600_000).toISOString());
+    const head = await svc.head();
+    const second = await register('Quarry Stone LLC');
+    expect(second.status, JSON.stringify(second.body)).to.equal(201);
+    expect(second.body.id).to.not.equal(first.body.id);
+    const stored = await request(svc.app)
+      .get(`/api/entities/${String(second.body.id)}`)
+      .set(auth(lender));
+    expect(stored.body.legal_name).to.equal('Quarry Stone LLC');
+    expect(await svc.head()).to.be.greaterThan(head);
+    // The key now holds Quarry's request for its next 24 h: Granite's body again is refused.
+    const again = await register('Granite Supply Co');
+    expect(again.status).to.equal(422);
+    expect(again.body.code).to.equal('IDEMPOTENCY_KEY_REUSED');
+  });
+
   it('never answers 201 to a request its Idempotency-Key did not record, even when the key races itself', async () => {
     // Three bodies under one key at once: the first to start records; the others must hear 422
     // (another body) — not a 201 naming the winner's entity as if theirs had been registered.

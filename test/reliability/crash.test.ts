@@ -8,7 +8,7 @@ import { issueKey } from '../../src/orgs/issue.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { systemClock } from '../../src/platform/clock.js';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
-import { idempotencyEventId } from '../../src/platform/http/idempotency.js';
+import { idempotencyEventId, idempotencyRequestHash } from '../../src/platform/http/idempotency.js';
 import { verifyStore } from '../../src/platform/ledger/verify-store.js';
 import {
   ProjectionRuntime,
@@ -161,7 +161,14 @@ describe('crash safety: SIGKILL under load, round after round', function () {
           const store = SqliteEventStore.open(db);
           const row = store.database
             .prepare<[string], { count: number }>('SELECT count(*) AS count FROM events WHERE id = ?')
-            .get(idempotencyEventId(c.keyId, c.key, 0));
+            .get(
+              idempotencyEventId(
+                c.keyId,
+                c.key,
+                idempotencyRequestHash({ method: 'POST', path: c.path, body: JSON.parse(c.body) as unknown }),
+                0,
+              ),
+            );
           await store.close();
           expect(row?.count, c.key).to.equal(1);
         }

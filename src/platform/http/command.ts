@@ -45,9 +45,10 @@ export function runCommand<R>(
   const ctx = ctxOf(req);
   const idemKey = ctx.idempotency_key;
   const keyId = ctx.auth?.key_id;
+  const requestHash = ctx.idempotency_request_hash ?? '';
   const keyed = idemKey !== null && keyId !== undefined;
   // The first event's id is fixed before deciding: resource ids are minted from it.
-  const eventId = keyed ? idempotencyEventId(keyId, idemKey, 0) : newEventId();
+  const eventId = keyed ? idempotencyEventId(keyId, idemKey, requestHash, 0) : newEventId();
   let decided: readonly { type: string }[] = [];
   const committed = ledger.commit(
     async (head) => {
@@ -58,7 +59,7 @@ export function runCommand<R>(
         ...decision,
         events: decision.events.map((event, index) => ({
           ...event,
-          id: event.id ?? idempotencyEventId(keyId, idemKey, index),
+          id: event.id ?? idempotencyEventId(keyId, idemKey, requestHash, index),
         })),
       };
     },

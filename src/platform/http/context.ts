@@ -20,6 +20,8 @@ export interface RequestContext {
   started_at: number;
   auth: AuthContext | null;
   idempotency_key: string | null;
+  /** The request's hash under its Idempotency-Key (method, path, canonical body); null without a key. */
+  idempotency_request_hash: string | null;
   /** The route template, for metrics (`/api/projects/:id`). */
   route: string | null;
 }

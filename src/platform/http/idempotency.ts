@@ -341,9 +341,14 @@ export function pickReplayedHeaders(headers: Record<string, unknown>): Record<st
 }
 
 /**
- * The id of the `index`-th event a request appends: UUIDv5 of (key id, Idempotency-Key, index),
- * so a retry re-derives the same ids and the ledger answers it with the original append.
+ * The id of the `index`-th event a request appends: UUIDv5 of (key id, Idempotency-Key, the
+ * request's hash, index), so a retry of the same request re-derives the same ids and the ledger
+ * answers it with the original append. The request's hash is part of it because the key's record
+ * does not outlive its 24 h window (nor a rate-limit store that lost it): a different request
+ * under a key used before derived the first one's ids, the store kept the first events and
+ * appended nothing, and the answer was 201 naming the first request's resource as if this one had
+ * been recorded. It is now recorded as the new request it is.
  */
-export function idempotencyEventId(keyId: string, idemKey: string, index: number): string {
-  return derivedEventId(JSON.stringify(['idempotency', keyId, idemKey, index]));
+export function idempotencyEventId(keyId: string, idemKey: string, requestHash: string, index: number): string {
+  return derivedEventId(JSON.stringify(['idempotency', keyId, idemKey, requestHash, index]));
 }

@@ -74,6 +74,7 @@ export function idempotent(store: IdempotencyStore): RequestHandler {
         break;
     }
     ctxOf(req).idempotency_key = key;
+    ctxOf(req).idempotency_request_hash = requestHash;
     // This attempt holds the key (checkIdempotency claimed it) until its answer is kept.
     let answered = false;
     const answer = (body: unknown): void => {

@@ -38,6 +38,7 @@ export function requestContext(): RequestHandler {
       started_at: performance.now(),
       auth: null,
       idempotency_key: null,
+      idempotency_request_hash: null,
       route: null,
     });
     res.setHeader('Request-Id', request_id);

@@ -31,6 +31,7 @@ function appThrowing(failures: Error[]) {
       started_at: 0,
       auth: { key_id: 'key_test', org_id: 'org_test', scopes: ['admin'], mode: 'live' },
       idempotency_key: null,
+      idempotency_request_hash: null,
       route: null,
     });
     next();

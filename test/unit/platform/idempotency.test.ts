@@ -239,15 +239,18 @@ describe('idempotency records', () => {
 });
 
 describe('idempotent event ids', () => {
-  it('are UUIDv5, the same on every retry, and differ per event index, key and API key', () => {
-    const id = idempotencyEventId('key_a', 'order-42', 0);
+  it('are UUIDv5, the same on every retry, and differ per event index, key, API key and request', () => {
+    const request = idempotencyRequestHash({ method: 'POST', path: '/api/entities', body: { a: 1 } });
+    const other = idempotencyRequestHash({ method: 'POST', path: '/api/entities', body: { a: 2 } });
+    const id = idempotencyEventId('key_a', 'order-42', request, 0);
     expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(idempotencyEventId('key_a', 'order-42', 0)).to.equal(id);
+    expect(idempotencyEventId('key_a', 'order-42', request, 0)).to.equal(id);
     const others = [
-      idempotencyEventId('key_a', 'order-42', 1),
-      idempotencyEventId('key_a', 'order-43', 0),
-      idempotencyEventId('key_b', 'order-42', 0),
+      idempotencyEventId('key_a', 'order-42', request, 1),
+      idempotencyEventId('key_a', 'order-43', request, 0),
+      idempotencyEventId('key_b', 'order-42', request, 0),
+      idempotencyEventId('key_a', 'order-42', other, 0),
     ];
-    expect(new Set([id, ...others]).size).to.equal(4);
+    expect(new Set([id, ...others]).size).to.equal(5);
   });
 });

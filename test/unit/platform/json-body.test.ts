@@ -20,6 +20,7 @@ function appReading(arrived: boolean, seen: boolean[]): express.Express {
       started_at: 0,
       auth: null,
       idempotency_key: null,
+      idempotency_request_hash: null,
       route: null,
     });
     if (!arrived) {

@@ -26,6 +26,7 @@ function appWith(writer: boolean, authenticated = false): Express {
         ? { key_id: 'key_test', org_id: 'org_test', scopes: ['credit:read'], mode: 'live' }
         : null,
       idempotency_key: null,
+      idempotency_request_hash: null,
       route: null,
     });
     res.setHeader('Request-Id', 'req_1');

@@ -16,6 +16,7 @@ function appWithRoutes(direct: boolean, mount: (routes: RouteTable) => void): ex
       started_at: 0,
       auth: null,
       idempotency_key: null,
+      idempotency_request_hash: null,
       route: null,
     });
     next();
