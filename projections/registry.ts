@@ -81,7 +81,8 @@ function extractImported(state: RegistryState, event: SamExtractImported): void 
 export const registryProjection: Projection<RegistryState> = {
   name: 'registry',
   // v2: names indexed by nameKey (spaces, invisible characters and look-alike letters ignored).
-  version: 2,
+  // v3: Incorporated, Limited and P.C. dropped as designators too (the name keys change).
+  version: 3,
   init: emptyRegistryState,
   evolve(state, event: SealedEvent) {
     if (!isRegistryEvent(event)) return state;

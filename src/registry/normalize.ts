@@ -5,21 +5,26 @@
  */
 
 /**
- * Corporate designators SPEC §4 says a name match ignores (Inc, LLC, L.L.C., Corp, Corporation,
- * Co, Company, Ltd, LP, LLP, PLLC), in the punctuation-free form they take after folding
- * (`L.L.C.` → `llc`).
+ * Corporate designators SPEC §4 says a name match ignores (Inc, Incorporated, LLC, L.L.C., Corp,
+ * Corporation, Co, Company, Ltd, Limited, LP, LLP, PLLC, P.C.), in the punctuation-free form they
+ * take after folding (`L.L.C.` → `llc`). Incorporated, Limited and P.C. were missing: SAM spells
+ * designators out, so an excluded firm listed as "… INCORPORATED" (no UEI or CAGE to match it by)
+ * did not match the same firm registered as "…, Inc." and its registry check read clear.
  */
 export const CORPORATE_SUFFIXES: readonly string[] = [
   'inc',
+  'incorporated',
   'llc',
   'corp',
   'corporation',
   'co',
   'company',
   'ltd',
+  'limited',
   'lp',
   'llp',
   'pllc',
+  'pc',
 ];
 const SUFFIXES = new Set(CORPORATE_SUFFIXES);
 

@@ -28,10 +28,15 @@ describe('entity name normalization (SPEC §4)', () => {
       'LP',
       'LLP',
       'PLLC',
+      'Incorporated',
+      'INCORPORATED',
+      'Limited',
+      'P.C.',
+      'PC',
     ];
     for (const suffix of spellings)
       expect(normalizeName(`Keystone Framing ${suffix}`), suffix).to.equal('keystone framing');
-    expect(CORPORATE_SUFFIXES).to.have.length(10);
+    expect(CORPORATE_SUFFIXES).to.have.length(13);
   });
 
   it('drops stacked suffixes but keeps a designator word that is not at the end', () => {

@@ -178,6 +178,21 @@ describe('matching SAM records to an entity (DOMAIN §5)', () => {
     expect(verifyContractorRegistry(state, other, TODAY).exclusions).to.equal('clear');
   });
 
+  it('matches a designator SAM spells out (INCORPORATED, LIMITED, P.C.) to the abbreviation a firm registers under', () => {
+    // 36 records of the real SAM extract end in INCORPORATED or LIMITED; with neither UEI nor CAGE
+    // on the entity, "…, Inc." read clear against "… INCORPORATED".
+    const state = recorded([
+      exclusion({ uei: 'OTHERUEI0001', name: 'JAMALALI UAGUCH INCORPORATED', sam_number: 'S1' }),
+      exclusion({ uei: 'OTHERUEI0002', name: 'HARBOR DREDGE LIMITED', sam_number: 'S2' }),
+      exclusion({ uei: 'OTHERUEI0003', name: 'STONE AND SONS DESIGN P.C.', sam_number: 'S3' }),
+    ]);
+    for (const legal_name of ['Jamalali Uaguch, Inc.', 'Harbor Dredge Ltd', 'Stone & Sons Design, PC'])
+      expect(
+        verifyContractorRegistry(state, { legal_name, uei: null, cage: null }, TODAY).exclusions,
+        legal_name,
+      ).to.equal('excluded');
+  });
+
   it('matches the registration by UEI, else by CAGE', () => {
     const state = recorded([], [registration()]);
     const byCage = { legal_name: 'Acme', uei: null, cage: '1ABC2' };
