@@ -4,6 +4,7 @@
  * EventStoreDB it writes nothing fictitious, only the platform operator (src/demo/first-start.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { ConfigError, loadServiceConfig } from './config.js';
 import { createApp, paymentOutboxOf, serviceOf } from './app.js';
 import { BehaviorEvaluator } from './lender-api/behavior-evaluator.js';
@@ -27,6 +28,27 @@ try {
 }
 
 const logger = createLogger(config.LOG_LEVEL);
+
+const { PORT: port, HOST: host } = config;
+/** The one line a node that cannot listen prints before it exits 1. */
+function cannotListen(error: NodeJS.ErrnoException): never {
+  process.stderr.write(
+    error.code === 'EADDRINUSE'
+      ? `plumbline: port ${port} is already in use; stop what holds it or start with PORT=<another port>\n`
+      : `plumbline: cannot listen on ${host}:${port}: ${error.message}\n`,
+  );
+  process.exit(1);
+}
+
+// The port is tried before anything is opened or written: a node that could not listen went on
+// to open DATA_DIR and seed the demo into it (~15 s of writes) and only then said the port was
+// taken. The listen at the end still reports a port taken in between.
+await new Promise<void>((resolve) => {
+  const probe = createNetServer();
+  probe.once('error', cannotListen);
+  probe.listen(config.PORT, config.HOST, () => probe.close(() => resolve()));
+});
+
 const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
 let composed: Composed;
 try {
@@ -103,14 +125,7 @@ const server = createServer(
   },
   app,
 );
-server.on('error', (error: NodeJS.ErrnoException) => {
-  process.stderr.write(
-    error.code === 'EADDRINUSE'
-      ? `plumbline: port ${config.PORT} is already in use; stop what holds it or start with PORT=<another port>\n`
-      : `plumbline: cannot listen on ${config.HOST}:${config.PORT}: ${error.message}\n`,
-  );
-  process.exit(1);
-});
+server.on('error', cannotListen);
 server.listen(config.PORT, config.HOST, () => {
   // From here on no escaped error ends the process; before, a startup failure still does.
   installProcessGuards(logger);
