@@ -48,7 +48,17 @@ export function eventRow(event, status, broken, onDetails) {
     el('td', {}, [
       redacted ? el('span', { className: 'none', text: '— (redacted)' }) : el('code', { text: event.stream }),
     ]),
-    el('td', {}, [el('time', { datetime: event.recorded_at, text: event.recorded_at })]),
+    el('td', {}, [
+      redacted
+        ? // Its time is part of the content this page does not get: no hash it can check covers it.
+          el('span', {
+            className: 'none',
+            text: `${event.recorded_at} (not hash-checked)`,
+            title:
+              'A redacted event’s time is part of its content, which this page does not receive: no hash it can check covers it',
+          })
+        : el('time', { datetime: event.recorded_at, text: event.recorded_at }),
+    ]),
     hashCell(event.content_hash),
     hashCell(event.prev_hash),
     hashCell(event.hash),
@@ -71,7 +81,9 @@ const LINK = ['content_hash', 'prev_hash', 'hash'];
  */
 export function eventJson(event) {
   const shown = {};
-  for (const name of [...ENVELOPE, ...LINK]) if (Object.hasOwn(event, name)) shown[name] = event[name];
+  // A redacted event's content (its time included) is withheld: only its position, kind and link.
+  const covered = event.type === 'Redacted' ? ['seq', 'type', ...LINK] : [...ENVELOPE, ...LINK];
+  for (const name of covered) if (Object.hasOwn(event, name)) shown[name] = event[name];
   return JSON.stringify(shown, null, 2).replace(
     /[\u202A-\u202E\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

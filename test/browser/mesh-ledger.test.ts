@@ -98,6 +98,14 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     expect(await page.locator('#chain-status').textContent()).to.match(
       /redacted events checked at link level/,
     );
+    // A redacted event's time is part of the content the page does not get: not shown as checked,
+    // and not in its detail view beside the hashes.
+    const redactedRow = page.locator('#event-rows tr', { has: page.locator('td.redacted') }).first();
+    expect(await redactedRow.locator('td').nth(2).textContent()).to.match(/\(not hash-checked\)$/);
+    await redactedRow.locator('button.seq-link').click();
+    const detail = JSON.parse((await page.locator('#detail-json').textContent()) ?? '{}') as object;
+    expect(Object.keys(detail)).to.deep.equal(['seq', 'type', 'content_hash', 'prev_hash', 'hash']);
+    await page.keyboard.press('Escape');
     const firstHash = page.locator('#event-rows tr').first().locator('code.hash').nth(2);
     expect(await firstHash.textContent()).to.match(/^[0-9a-f]{8}…[0-9a-f]{4}$/);
     expect(await firstHash.getAttribute('title')).to.match(/^[0-9a-f]{64}$/);
