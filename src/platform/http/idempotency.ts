@@ -349,6 +349,11 @@ export function pickReplayedHeaders(headers: Record<string, unknown>): Record<st
  * appended nothing, and the answer was 201 naming the first request's resource as if this one had
  * been recorded. It is now recorded as the new request it is.
  */
-export function idempotencyEventId(keyId: string, idemKey: string, requestHash: string, index: number): string {
+export function idempotencyEventId(
+  keyId: string,
+  idemKey: string,
+  requestHash: string,
+  index: number,
+): string {
   return derivedEventId(JSON.stringify(['idempotency', keyId, idemKey, requestHash, index]));
 }
