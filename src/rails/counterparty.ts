@@ -46,7 +46,36 @@ export function herfindahl(exposures: readonly GcExposure[]): number {
   return exposures.reduce((sum, e) => sum + e.share_pct ** 2, 0);
 }
 
-function gcFindings(e: GcExposure, distressed: ReadonlySet<string>, today: IsoDate): RailFinding[] {
+/**
+ * The limits are decided on the exposures in integer cents, not on the shares: a share is a
+ * rounded quotient and the HHI a sum of their rounded squares, so a portfolio exactly at the limit
+ * could read over it (five GCs lending $49M, 37, 19, 18 and 13 make an HHI of exactly 2,500, but
+ * their squared shares add up to 2,500.0000000000005), and totals past 2^53 cents are not exact as
+ * doubles at all. BigInt keeps every product exact.
+ */
+function totalCents(exposures: readonly GcExposure[]): bigint {
+  return exposures.reduce((sum, e) => sum + BigInt(e.exposure), 0n);
+}
+
+/** Whether the GC's share of `total` is above COUNTERPARTY_GC_SHARE_PCT (at it is not). */
+function shareExceeds(e: GcExposure, total: bigint): boolean {
+  return total > 0n && BigInt(e.exposure) * 100n > BigInt(COUNTERPARTY_GC_SHARE_PCT) * total;
+}
+
+/** Whether Σ (100 · exposure / total)² is above COUNTERPARTY_HHI_LIMIT (at it is not). */
+export function herfindahlExceeds(exposures: readonly GcExposure[]): boolean {
+  const total = totalCents(exposures);
+  if (total === 0n) return false;
+  const squares = exposures.reduce((sum, e) => sum + BigInt(e.exposure) ** 2n, 0n);
+  return squares * 10_000n > BigInt(COUNTERPARTY_HHI_LIMIT) * total * total;
+}
+
+function gcFindings(
+  e: GcExposure,
+  total: bigint,
+  distressed: ReadonlySet<string>,
+  today: IsoDate,
+): RailFinding[] {
   const out: RailFinding[] = [];
   const common = {
     project_id: null,
@@ -54,7 +83,7 @@ function gcFindings(e: GcExposure, distressed: ReadonlySet<string>, today: IsoDa
     evidence: e.project_ids.map((id) => ({ kind: 'project' as const, id })),
     observed_on: today,
   };
-  if (e.share_pct > COUNTERPARTY_GC_SHARE_PCT) {
+  if (shareExceeds(e, total)) {
     const detail = `GC holds ${e.share_pct.toFixed(1)} % of committed exposure across ${e.project_ids.length} project(s) (limit ${COUNTERPARTY_GC_SHARE_PCT} %).`;
     out.push(
       finding('COUNTERPARTY_GC_CONCENTRATION', 'WARNING', {
@@ -82,8 +111,8 @@ function gcFindings(e: GcExposure, distressed: ReadonlySet<string>, today: IsoDa
 
 /** HHI concerns no single GC, so it belongs to the org view only. */
 function hhiFindings(exposures: readonly GcExposure[], today: IsoDate): RailFinding[] {
+  if (!herfindahlExceeds(exposures)) return [];
   const hhi = herfindahl(exposures);
-  if (hhi <= COUNTERPARTY_HHI_LIMIT) return [];
   return [
     finding('COUNTERPARTY_HHI', 'WARNING', {
       project_id: null,
@@ -104,7 +133,7 @@ export function counterpartyFindings(facts: RailFacts, now: Date): RailFinding[]
   const gcs =
     facts.project_id === null ? exposures : exposures.filter((e) => inView.has(e.general_contractor));
   return [
-    ...gcs.flatMap((e) => gcFindings(e, distressed, today)),
+    ...gcs.flatMap((e) => gcFindings(e, totalCents(exposures), distressed, today)),
     ...(facts.project_id === null ? hhiFindings(exposures, today) : []),
   ];
 }

@@ -42,6 +42,28 @@ describe('COUNTERPARTY rail (DOMAIN §8)', () => {
       posture: 'NOMINAL',
     },
     {
+      given:
+        'five GCs whose HHI is exactly 2,500 ($49M, 37, 19, 18 and 13 of 136; the squared shares sum to 2,500.0000000000005)',
+      facts: portfolio([
+        ['ent_a', 49],
+        ['ent_b', 37],
+        ['ent_c', 19],
+        ['ent_d', 18],
+        ['ent_e', 13],
+      ]),
+      codes: ['COUNTERPARTY_GC_CONCENTRATION', 'COUNTERPARTY_GC_CONCENTRATION'],
+    },
+    {
+      given: 'four GCs at exactly 25 % each of $18 trillion (exposure × 100 is past 2^53 cents)',
+      facts: facts({
+        projects: ['ent_a', 'ent_b', 'ent_c', 'ent_d'].map((gc, i) =>
+          project({ id: `prj_${i}`, general_contractor: gc, loan_amount: 459_647_867_464_379 }),
+        ),
+      }),
+      codes: [],
+      posture: 'NOMINAL',
+    },
+    {
       given: 'one GC at 26 % among five (HHI 2,046)',
       facts: portfolio([
         ['ent_a', 26],
