@@ -56,8 +56,10 @@ function coVelocity(facts: RailFacts, project: Project, today: IsoDate): RailFin
 }
 
 function costEscalation(c: CostIndex): RailFinding[] {
-  // Settled: index 1.1 over a baseline of 1 is exactly 10 %, not 10.000000000000009 %.
-  const escalation = settled(((c.index - c.baseline) * 100) / c.baseline);
+  // Settled: index 1.1 over a baseline of 1 is exactly 10 %, not 10.000000000000009 %. Divided
+  // before it is scaled: (index − baseline) × 100 overflows to Infinity for figures near 1e308
+  // (1.05e308 over 1e308 read +Infinity %, over the limit, for a 5 % rise).
+  const escalation = settled(((c.index - c.baseline) / c.baseline) * 100);
   if (!(escalation > MARKET_COST_ESCALATION_PCT)) return [];
   return [
     finding('MARKET_COST_ESCALATION', 'WARNING', {

@@ -67,6 +67,16 @@ describe('MARKET rail (DOMAIN §8)', () => {
       codes: [],
     },
     {
+      given: 'an index of 1.05e308 over a baseline of 1e308 (5 %; the difference × 100 overflows a double)',
+      facts: facts({ observations: [obs.costIndex('OBS-c1', 1.05e308, 1e308)] }),
+      codes: [],
+    },
+    {
+      given: 'an index of 1.7e308 over a baseline of 1e308 (70 %)',
+      facts: facts({ observations: [obs.costIndex('OBS-c1', 1.7e308, 1e308)] }),
+      codes: ['MARKET_COST_ESCALATION'],
+    },
+    {
       given: 'rebar exactly 10 % above its baseline',
       facts: facts({ observations: [obs.costIndex('OBS-c1', 110, 100)] }),
       codes: [],
