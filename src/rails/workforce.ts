@@ -94,8 +94,11 @@ function wageViolations(crew: Crew): RailFinding[] {
 function headcountSwing(crew: Crew): RailFinding[] {
   const [previous, last] = crew.slice(-2);
   if (previous === undefined || last === undefined || previous.headcount <= 0) return [];
-  const swingPct = (Math.abs(last.headcount - previous.headcount) * 100) / previous.headcount;
-  if (swingPct <= WORKFORCE_HEADCOUNT_SWING_PCT) return [];
+  const change = Math.abs(last.headcount - previous.headcount);
+  // Decided on the whole counts: change × 100 is not exact as a double past 2^53, so a swing of
+  // exactly 40 % between counts in the quadrillions read 40.00000000000001 %.
+  if (BigInt(change) * 100n <= BigInt(WORKFORCE_HEADCOUNT_SWING_PCT) * BigInt(previous.headcount)) return [];
+  const swingPct = (change * 100) / previous.headcount;
   return [
     finding('WORKFORCE_HEADCOUNT_SWING', 'WARNING', {
       project_id: last.project_id,

@@ -96,6 +96,17 @@ describe('WORKFORCE rail (DOMAIN §8)', () => {
       codes: [],
     },
     {
+      given:
+        'a headcount change of exactly 40 % in counts past 2^53 / 100 (3,835,817,681,779,950 → 5,370,144,754,491,930)',
+      facts: facts({
+        observations: [
+          week('OBS-1', '2026-05-25', '2026-05-31', { headcount: 3_835_817_681_779_950 }),
+          week('OBS-2', '2026-06-01', '2026-06-07', { headcount: 5_370_144_754_491_930 }),
+        ],
+      }),
+      codes: [],
+    },
+    {
       given: 'a headcount drop of 45 % (20 → 11)',
       facts: facts({
         observations: [
