@@ -21,13 +21,24 @@ export function latestDraw(project: Project, draws: readonly Draw[]): Draw | und
     );
 }
 
+/** Σ G and Σ C in cents on the latest draw; null before any draw. */
+function sheetTotals(
+  project: Project,
+  draws: readonly Draw[],
+): { scheduled: number; completed: number } | null {
+  const draw = latestDraw(project, draws);
+  if (draw === undefined) return null;
+  return {
+    scheduled: draw.lines.reduce((sum, l) => sum + l.scheduled_value, 0),
+    completed: draw.lines.reduce((sum, l) => sum + l.completed_and_stored, 0),
+  };
+}
+
 /** Σ G / Σ C × 100 on the latest draw (AIA column H over the whole sheet); 0 before any draw. */
 export function workCompletePct(project: Project, draws: readonly Draw[]): number {
-  const draw = latestDraw(project, draws);
-  if (draw === undefined) return 0;
-  const scheduled = draw.lines.reduce((sum, l) => sum + l.scheduled_value, 0);
-  const completed = draw.lines.reduce((sum, l) => sum + l.completed_and_stored, 0);
-  return scheduled <= 0 ? 0 : (completed * 100) / scheduled;
+  const totals = sheetTotals(project, draws);
+  if (totals === null || totals.scheduled <= 0) return 0;
+  return (totals.completed * 100) / totals.scheduled;
 }
 
 /** Share of the start → completion window elapsed on `today`, 0–100. */
@@ -39,7 +50,12 @@ export function timeElapsedPct(project: Project, today: IsoDate): number {
   return Math.min(100, (elapsed * 100) / planned);
 }
 
-/** Work is complete when the latest draw claims the whole contract (≥ 100 %). */
+/**
+ * Work is complete when the latest draw claims the whole contract (Σ G ≥ Σ C). Decided on the
+ * cents, not on the percentage: past 2^53 / 100 cents, G × 100 is rounded, so a sheet billed in
+ * full (G = C = 1,064,151,112,208,898) read 99.99999999999999 % and its project stayed open.
+ */
 export function isWorkComplete(project: Project, draws: readonly Draw[]): boolean {
-  return workCompletePct(project, draws) >= 100;
+  const totals = sheetTotals(project, draws);
+  return totals !== null && totals.scheduled > 0 && totals.completed >= totals.scheduled;
 }

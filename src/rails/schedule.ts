@@ -7,7 +7,7 @@ import type { Draw, IsoDate, Milestone, Project } from '../projects/facts.js';
 import { dayOf, daysBetween } from './dates.js';
 import { finding, type Evidence, type RailFinding } from './findings.js';
 import { observationsOf } from './observations.js';
-import { latestDraw, timeElapsedPct, workCompletePct } from './progress.js';
+import { isWorkComplete, latestDraw, timeElapsedPct, workCompletePct } from './progress.js';
 import { RAIL_PATHS, type Rail, type RailFacts } from './rail.js';
 import { evaluateWith, type FactCheck } from './coverage.js';
 import { exceeds } from './thresholds.js';
@@ -52,8 +52,8 @@ function progressEvidence(project: Project, draw: Draw | undefined): Evidence[] 
 
 /** Past completion the whole shortfall is reported as overdue, so pace lag is not added on top. */
 function paceAndOverdue(facts: RailFacts, project: Project, today: IsoDate): RailFinding[] {
+  if (isWorkComplete(project, facts.draws)) return [];
   const complete = workCompletePct(project, facts.draws);
-  if (complete >= 100) return [];
   const common = {
     project_id: project.id,
     entity_id: project.general_contractor,

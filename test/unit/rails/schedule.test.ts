@@ -5,7 +5,7 @@ import {
   SCHEDULE_RAIL,
   SCHEDULE_SLIPPAGE_DAYS,
 } from '../../../src/rails/schedule.js';
-import { draw, facts, GC, NOW, obs, project, railTable } from './builders.js';
+import { draw, drawLine, facts, GC, NOW, obs, project, railTable } from './builders.js';
 
 /** 60-day project, 30 days in on 2026-06-15: exactly 50 % of the time elapsed. */
 const short = (over: Parameters<typeof project>[0] = {}) =>
@@ -107,6 +107,14 @@ describe('SCHEDULE rail (DOMAIN §8)', () => {
     {
       given: 'a project due yesterday whose work is 100 % complete',
       facts: facts({ projects: [short({ completion_date: '2026-06-14' })], draws: [draw('DRW-1', 100)] }),
+      codes: [],
+    },
+    {
+      given: 'a project due yesterday whose $10.6 trillion sheet is billed in full (G × 100 past 2^53)',
+      facts: facts({
+        projects: [short({ completion_date: '2026-06-14' })],
+        draws: [draw('DRW-1', 100, { lines: [drawLine(1, 1_064_151_112_208_898, 1_064_151_112_208_898)] })],
+      }),
       codes: [],
     },
   ]);
