@@ -331,7 +331,7 @@ function ingestion(): OperationSpec[] {
       tag: 'Ingestion',
       summary: 'Record a rail observation (DOMAIN §8 kinds)',
       description:
-        "observed_on is the day it was seen (for a forecast, the day it was taken): a day after today is refused (400, observed_on out_of_range). So are a milestone's completed_on, a citation's abated_on, a delivery's delivered_on and a payroll's period_to; deadlines (abate_by, needed_by) and a forecast's date may lie ahead.",
+        "observed_on is the day it was seen (for a forecast, the day it was taken): a day after today is refused (400, observed_on out_of_range). So are a milestone's completed_on, a citation's abated_on, a delivery's delivered_on, a payroll's period_to and an equipment log's last_maintenance_on; deadlines (abate_by, needed_by) and a forecast's date may lie ahead.",
       body: body('RecordObservationBody', RecordObservationBody),
       response: created('Observation'),
       errors: ['NOT_FOUND'],

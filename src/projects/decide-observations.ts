@@ -110,6 +110,10 @@ function observationIssues(
   if (body.kind === 'osha_citation') checkHappened(ctx, issues, ['abated_on'], body.abated_on);
   if (body.kind === 'material_delivery') checkHappened(ctx, issues, ['delivered_on'], body.delivered_on);
   if (body.kind === 'certified_payroll') checkHappened(ctx, issues, ['period_to'], body.period_to);
+  // A service not yet done is no service: the EQUIPMENT rail's finding cites it as the day the
+  // hours since service count from ("260 hours since service on 2027-06-01").
+  if (body.kind === 'equipment_log')
+    checkHappened(ctx, issues, ['last_maintenance_on'], body.last_maintenance_on);
   const needsProject = (what: string) =>
     issues.push({ path: ['project_id'], code: 'project_required', message: `${what} needs a project_id` });
   if (body.kind === 'milestone') {

@@ -289,6 +289,28 @@ describe('recording an observation (SPEC §5 POST /api/observations, DOMAIN §8)
       .thenAccepted();
   });
 
+  it('is refused when equipment was last serviced after today, naming last_maintenance_on; today itself is fine', () => {
+    // A service not yet done is no service: the EQUIPMENT rail cited it as the day the hours since
+    // service count from ("260 hours since service on 2027-06-01").
+    const { h, project } = projectHistory();
+    const serviced = (last_maintenance_on: string) =>
+      observationBody({
+        kind: 'equipment_log',
+        project_id: project,
+        ...KIND_SAMPLES.equipment_log,
+        last_maintenance_on,
+      });
+    // NOW is 2026-03-15.
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: serviced('2026-03-16') }, ctx(ORG_A, 9))
+      .thenRejects('INVALID_REQUEST', ['last_maintenance_on'], 'out_of_range');
+    spec
+      .given(h.given)
+      .when({ type: 'RecordObservation', body: serviced('2026-03-15') }, ctx(ORG_A, 9))
+      .thenAccepted();
+  });
+
   it('is refused for a delivery against an SOV line the project does not have', () => {
     const { h, project } = projectHistory();
     const body = observationBody({
