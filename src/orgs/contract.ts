@@ -5,14 +5,16 @@
  */
 import { z } from 'zod';
 import { API_KEY_SCOPES } from '../platform/crypto/api-key.js';
+import { freeText, nameText } from '../platform/http/validate.js';
 
 const Scope = z.enum(API_KEY_SCOPES);
-const Label = z.string().trim().min(1).max(100);
+/** Names, labels and reasons are kept by the ledger for good: no control characters (issue 13 item 8). */
+const Label = nameText(100);
 export const ORG_ID = /^org_[a-z2-7]{16}$/;
 export const KEY_ID = /^key_[A-Za-z0-9]{1,64}$/;
 
 export const CreateOrgBody = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: nameText(200),
 });
 
 /** A tenant admin's key request: for its own org, scopes it holds itself. */
@@ -28,7 +30,7 @@ export const CreateKeyBody = CreateOwnKeyBody.extend({
 });
 
 export const RevokeKeyBody = z.strictObject({
-  reason: z.string().trim().min(1).max(500).optional(),
+  reason: freeText(500).optional(),
 });
 
 export const KeyListQuery = z.strictObject({

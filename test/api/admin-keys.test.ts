@@ -213,6 +213,37 @@ describe('org and key administration over HTTP', function () {
       expect(await svc.head()).to.equal(head);
     });
 
+    it('refuses control characters in an org name, a key label or a revocation reason (400, nothing appended)', async () => {
+      // Each is written into the immutable ledger and shown by listings, the CLI and logs: a NUL, an
+      // ESC sequence or a C1 control stays there for good (as every other name the ledger keeps).
+      const own = await post('/api/keys', harborAdmin.key, { scopes: ['credit:read'] });
+      expect(own.status).to.equal(201);
+      const head = await svc.head();
+      const answers = [
+        await post('/api/admin/orgs', operatorKey, { name: 'Evil\u0007Bank' }),
+        await post('/api/admin/orgs', operatorKey, { name: 'Evil Bank\u009b' }),
+        await post('/api/keys', harborAdmin.key, { scopes: ['credit:read'], label: 'x\u0000\u001b[31mred' }),
+        await post('/api/admin/keys', operatorKey, {
+          org_id: harbor,
+          scopes: ['credit:read'],
+          label: 'a\u0085b',
+        }),
+        await post(`/api/keys/${own.body.key_id}/revoke`, harborAdmin.key, { reason: 'gone\u0000\u001b[2J' }),
+        await post(`/api/admin/keys/${own.body.key_id}/revoke`, operatorKey, { reason: 'gone\u007f' }),
+      ];
+      for (const res of answers) {
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+        expect(res.body.detail).to.match(/control characters/);
+      }
+      expect(await svc.head()).to.equal(head);
+      // A reason may still span lines, as the signers' reasons do.
+      const revoked = await post(`/api/keys/${own.body.key_id}/revoke`, harborAdmin.key, {
+        reason: 'left the bank\nticket 42',
+      });
+      expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
+    });
+
     it('answers a second revocation with 409', async () => {
       const own = await post('/api/keys', harborAdmin.key, { scopes: ['credit:read'] });
       expect((await post(`/api/keys/${own.body.key_id}/revoke`, harborAdmin.key, {})).status).to.equal(200);
