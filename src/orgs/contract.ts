@@ -33,6 +33,11 @@ export const RevokeKeyBody = z.strictObject({
   reason: freeText(500).optional(),
 });
 
+/** The key a revocation names, in its path: a malformed id is a 400, never looked up or echoed. */
+export const KeyParams = z.strictObject({
+  id: z.string().regex(KEY_ID, 'a key id (key_…)'),
+});
+
 export const KeyListQuery = z.strictObject({
   org_id: z.string().regex(ORG_ID, 'an organization id, org_…').optional(),
 });

@@ -29,6 +29,7 @@ import {
   CreateOrgBody,
   CreateOwnKeyBody,
   KeyListQuery,
+  KeyParams,
   OwnKeyListQuery,
   RevokeKeyBody,
 } from './contract.js';
@@ -114,7 +115,7 @@ export function mountKeyAdmin(s: Service, secrets: ServerSecrets): void {
       `${base}/:id/revoke`,
       ...projectGuard(s, scope, { appends: true }),
       async (req, res) => {
-        const keyId = String(req.params.id);
+        const keyId = parseWith(KeyParams, req.params, 'params').id;
         const body = parseWith(RevokeKeyBody, req.body ?? {});
         const committed = await runCommand(s.ledger, req, () =>
           decideRevokeKeyAs(state(), asAdmin(req, platform), keyId, body.reason ?? null),

@@ -244,6 +244,27 @@ describe('org and key administration over HTTP', function () {
       expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
     });
 
+    it('refuses a malformed key id with 400 on both revoke routes, recording nothing', async () => {
+      const head = await svc.head();
+      for (const id of ['zzz', 'key_%00%01', `key_${'a'.repeat(3000)}`, 'key_a-b', '__proto__']) {
+        for (const [path, key] of [
+          [`/api/keys/${id}/revoke`, harborAdmin.key],
+          [`/api/admin/keys/${id}/revoke`, operatorKey],
+        ] as const) {
+          const res = await post(path, key, {});
+          expect(res.status, `${path.slice(0, 60)} → ${JSON.stringify(res.body).slice(0, 200)}`).to.equal(
+            400,
+          );
+          expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+          expect(res.body.detail).to.match(/a key id \(key_…\)/);
+          expect(res.body.detail.length, 'the id is not echoed back').to.be.below(200);
+        }
+      }
+      expect(await svc.head()).to.equal(head);
+      // A well-formed id nobody holds is still an unknown key.
+      expect((await post('/api/keys/key_aaaaaaaaaaaaaaaa/revoke', harborAdmin.key, {})).status).to.equal(404);
+    });
+
     it('answers a second revocation with 409', async () => {
       const own = await post('/api/keys', harborAdmin.key, { scopes: ['credit:read'] });
       expect((await post(`/api/keys/${own.body.key_id}/revoke`, harborAdmin.key, {})).status).to.equal(200);
