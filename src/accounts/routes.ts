@@ -72,6 +72,8 @@ export const EraseAccountsBody = z.strictObject({
     .regex(/^ent_[a-z2-7]{16}$/)
     .optional(),
 });
+/** The org's accounts take no query: a parameter (an `org_id` above all) is a 400, never ignored. */
+export const ListAccountsQuery = z.strictObject({});
 const AccountParams = z.strictObject({
   id: z.string().regex(/^acct_[a-z2-7]{16}$/, 'an account id (acct_…)'),
 });
@@ -192,6 +194,7 @@ export function mountAccounts(s: Service): void {
   });
 
   s.routes.add('GET', '/api/accounts', ...read, (req, res) => {
+    parseWith(ListAccountsQuery, req.query, 'query');
     const org_id = authOf(req).org_id;
     const items = (state().by_org[org_id] ?? []).flatMap((id) => {
       const a = state().accounts[id];

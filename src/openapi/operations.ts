@@ -46,12 +46,18 @@ import { keyAdminOperations } from './key-admin.js';
 import {
   EnrollSignerBody,
   InviteSignerBody,
+  ListSignersQuery,
   RevokeSignerBody,
   SignerEnrolledResponse,
   SignerInvitedResponse,
   SignerResponse,
 } from '../signers/routes.js';
-import { EraseAccountsBody, RegisterAccountBody, ReverifyAccountBody } from '../accounts/routes.js';
+import {
+  EraseAccountsBody,
+  ListAccountsQuery,
+  RegisterAccountBody,
+  ReverifyAccountBody,
+} from '../accounts/routes.js';
 
 /** Who may call a route, and with which credential (SPEC §1). */
 export type Access = 'public' | 'lender' | 'pdf' | 'project' | 'ledger' | 'admin';
@@ -838,6 +844,7 @@ function duties(): OperationSpec[] {
       path: '/api/signers',
       operationId: 'listSigners',
       summary: "The org's signers",
+      query: ListSignersQuery,
       response: ok('SignerList', z.strictObject({ items: z.array(SignerResponse) })),
     },
     {
@@ -913,6 +920,7 @@ function duties(): OperationSpec[] {
       path: '/api/accounts',
       operationId: 'listAccounts',
       summary: "The org's bank accounts, masked",
+      query: ListAccountsQuery,
       response: ok('AccountList', z.strictObject({ items: z.array(z.record(z.string(), z.unknown())) })),
     },
     {

@@ -48,6 +48,8 @@ export const EnrollSignerBody = z.strictObject({
   public_key: z.string().min(1).max(100),
 });
 export const RevokeSignerBody = z.strictObject({ reason: freeText(500) });
+/** The org's signers take no query: a parameter (an `org_id` above all) is a 400, never ignored. */
+export const ListSignersQuery = z.strictObject({});
 /** A signer as the API answers it (never its token hash). */
 export const SignerResponse = z.strictObject({
   id: z.string(),
@@ -200,6 +202,7 @@ export function mountSigners(s: Service, tokenSecret: string): void {
   });
 
   s.routes.add('GET', '/api/signers', ...read, (req: Request, res) => {
+    parseWith(ListSignersQuery, req.query, 'query');
     const org_id = authOf(req).org_id;
     const ids = state().by_org[org_id] ?? [];
     res.json({

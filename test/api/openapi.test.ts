@@ -163,6 +163,20 @@ describe('GET /openapi.json (OpenAPI 3.1 from the zod schemas)', function () {
     expect(list.parameters ?? []).to.deep.equal([]);
   });
 
+  it("refuses and documents any query parameter on the signers and accounts listings (they take none: 400, never the caller's own list for another org)", async () => {
+    const k = await svc.key('Harbor Credit Union', ['governance:read']);
+    for (const path of ['/api/signers', '/api/accounts']) {
+      for (const query of ['org_id=org_bbbbbbbbbbbbbbbb', 'limit=1']) {
+        const res = await request(svc.app).get(`${path}?${query}`).set('Authorization', `Bearer ${k.key}`);
+        expect(res.status, `${path}?${query} → ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+      }
+      const list = doc.paths[path].get as Json;
+      expect(Object.keys(list.responses as Json), path).to.include('400');
+      expect(list.parameters ?? [], path).to.deep.equal([]);
+    }
+  });
+
   it('points every error response at the Problem schema built from ERRORS', () => {
     const problem = doc.components.schemas.Problem as Json;
     expect(problem.properties.code.enum).to.deep.equal(ERROR_CODES);
