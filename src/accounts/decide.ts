@@ -1,7 +1,8 @@
 /**
  * Accounts deciders (docs/duties.md), pure on the accounts read model: a registration names a
- * known payee (or the lender org itself), a re-verification must come from a lender key other
- * than the one that registered the account, an erasure covers every account of the subject.
+ * known payee (or the lender org itself) and a verification made no later than today, a
+ * re-verification must come from a lender key other than the one that registered the account, an
+ * erasure covers every account of the subject.
  */
 import { idFromUuid } from '../platform/ids.js';
 import {
@@ -16,7 +17,13 @@ import {
 
 export type AccountsDecided =
   | { ok: true; events: AccountsEvent[]; id: string }
-  | { ok: false; code: 'INVALID_REQUEST' | 'NOT_FOUND' | 'CONFLICT'; detail: string };
+  | {
+      ok: false;
+      code: 'INVALID_REQUEST' | 'NOT_FOUND' | 'CONFLICT';
+      detail: string;
+      /** The field at fault, as a 400's `errors` names it. */
+      errors?: { path: string; code: string; message: string }[];
+    };
 
 export const accountStream = (id: string): string => `account-${id}`;
 
@@ -25,6 +32,17 @@ export function decideRegisterAccount(
   data: Omit<BankAccountRegisteredData, 'registered_at'>,
   ctx: { org_id: string; eventId: string; now: Date; entityExists(id: string): boolean },
 ): AccountsDecided {
+  // A verification certifies a callback or deposit already made: a date after today has not happened.
+  const today = ctx.now.toISOString().slice(0, 10);
+  if (data.verification.verified_on > today) {
+    const detail = `verification.verified_on ${data.verification.verified_on} is after today (${today})`;
+    return {
+      ok: false,
+      code: 'INVALID_REQUEST',
+      detail,
+      errors: [{ path: 'verification.verified_on', code: 'out_of_range', message: detail }],
+    };
+  }
   if (data.entity_id !== null && !ctx.entityExists(data.entity_id))
     return { ok: false, code: 'INVALID_REQUEST', detail: `unknown entity ${data.entity_id}` };
   const registered: BankAccountRegisteredData = { ...data, registered_at: ctx.now.toISOString() };

@@ -94,7 +94,7 @@ export function accountView(account: BankAccount, dataDir: string) {
 
 function unwrap(decided: AccountsDecided): Extract<AccountsDecided, { ok: true }> {
   if (decided.ok) return decided;
-  throw new ProblemError(decided.code, decided.detail);
+  throw new ProblemError(decided.code, decided.detail, decided.errors ? { errors: decided.errors } : {});
 }
 
 export function mountAccounts(s: Service): void {

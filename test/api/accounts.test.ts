@@ -56,6 +56,33 @@ describe('accounts and payee controls (issue 15)', function () {
     expect(await j.svc.head()).to.equal(before);
   });
 
+  it('refuses a verification dated after today (400 out_of_range), recording nothing; today is taken', async () => {
+    // A callback or micro-deposit dated tomorrow has not happened yet.
+    const now = j.svc.clock.now();
+    const today = now.toISOString().slice(0, 10);
+    const tomorrow = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+    const before = await j.svc.head();
+    for (const verified_on of [tomorrow, '2999-12-31']) {
+      const res = await j.post('/api/accounts', {
+        ...gcAccount(j.gc, '5550001111'),
+        verification: { method: 'callback', verified_on },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+      expect(res.body.errors).to.deep.include({
+        path: 'verification.verified_on',
+        code: 'out_of_range',
+        message: res.body.detail,
+      });
+    }
+    expect(await j.svc.head()).to.equal(before);
+    const taken = await j.post('/api/accounts', {
+      ...gcAccount(j.gc, '5550001111'),
+      verification: { method: 'callback', verified_on: today },
+    });
+    expect(taken.status, JSON.stringify(taken.body)).to.equal(201);
+  });
+
   it('keeps the number out of the ledger and responses: masked and HMAC only', async () => {
     const shown = await request(j.svc.app).get(`/api/accounts/${j.accounts.gc}`).set(auth());
     expect(shown.body).to.include({
