@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SamFormat } from '../events.js';
-import { openZipExtract, ZIP_MAGIC } from './zip.js';
+import { checkZipExtract, openZipExtract, ZIP_MAGIC } from './zip.js';
 
 export interface SamInput {
   /** The file the operator handed over (the zip, for a zipped extract). */
@@ -33,11 +33,14 @@ async function startsWithZipMagic(path: string): Promise<boolean> {
   }
 }
 
-/** Opens `path` as a SAM extract, zipped or not (by content, not by name). */
+/**
+ * Opens `path` as a SAM extract, zipped or not (by content, not by name). A zip's extract is read
+ * through once first ({@link checkZipExtract}): a damaged zip is rejected before any row is read.
+ */
 export async function openSamInput(path: string, file = basename(path)): Promise<SamInput> {
   if (await startsWithZipMagic(path)) {
     const first = await openZipExtract(path);
-    first.stream.destroy();
+    await checkZipExtract(first);
     return {
       file,
       name: basename(first.entry.name),

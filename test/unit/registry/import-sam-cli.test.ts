@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -7,6 +7,8 @@ import { runScript } from '../../support/cli.js';
 import { BOF, cleanupTemp, FIXTURES, v2Record, writeTemp } from './support.js';
 
 const ZIP = join(FIXTURES, 'SAM_Exclusions_Public_Extract_24100.zip');
+/** The real extract (4.4 MB, thousands of rows: several batches are recorded before its end). */
+const REAL_ZIP = join(FIXTURES, 'SAM_Exclusions_Public_Extract_20049.zip');
 
 describe('npm run import-sam (CLI)', function () {
   this.timeout(60_000);
@@ -48,6 +50,22 @@ describe('npm run import-sam (CLI)', function () {
     const run = importSam(truncated);
     expect(run.status).to.equal(1);
     expect(run.stderr).to.include('Rejected truncated.dat (line 2): no EOF PUBLIC trailer on the last line');
+    expect(await ledgerHead()).to.equal(0);
+  });
+
+  it('exits 1 with one line for a damaged or cut zip, and records nothing of it', async () => {
+    const damaged = Buffer.from(readFileSync(REAL_ZIP));
+    damaged.fill(0xa5, 300_000, 302_000);
+    const run = importSam(writeTemp('damaged.zip', damaged));
+    expect(run.status).to.equal(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines.filter((l) => !l.includes('|'))).to.have.length(1);
+    expect(lines.at(-1)).to.match(
+      /^Rejected damaged\.zip: the zip is damaged or truncated \(not enough bytes in the stream\. expected 4461243\. got only \d+\)$/,
+    );
+    const cut = importSam(writeTemp('cut.zip', readFileSync(REAL_ZIP).subarray(0, 3000)), '--json');
+    expect([cut.status, cut.stderr]).to.deep.equal([1, '']);
+    expect(JSON.parse(cut.stdout)).to.deep.include({ ok: false, file: 'cut.zip', format: null });
     expect(await ledgerHead()).to.equal(0);
   });
 

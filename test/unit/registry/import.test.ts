@@ -228,6 +228,34 @@ describe('SAM extract import', () => {
       expect(await rejected(path)).to.include({ format: 'exclusions_csv', line: 1 });
     });
 
+    it('a zip is cut short', async () => {
+      const path = writeTemp('cut.zip', readFileSync(CSV_ZIP).subarray(0, 600));
+      expect(await rejected(path)).to.deep.include({ file: 'cut.zip', format: null, line: null });
+    });
+
+    it("a zip's extract does not decompress to what the zip records, even past rows read in batches", async () => {
+      // Bytes overwritten in the middle of the deflate stream: the rows before them still decompress.
+      const bytes = Buffer.from(readFileSync(CSV_ZIP));
+      bytes.fill(0xa5, 700, 760);
+      const result = await importSamFile(writeTemp('damaged.zip', bytes), options({ batchSize: 1 }));
+      expect((await t.store.head()).seq).to.equal(0);
+      expect(result.ok ? undefined : result.rejection).to.deep.include({ format: null, line: null });
+    });
+
+    it("a zip's extract decompresses whole but not to the CRC-32 the zip records", async () => {
+      const bytes = Buffer.from(readFileSync(CSV_ZIP));
+      // The CRC-32 sits at offset 14 of the local header (at 0) and 16 of the central directory entry.
+      const central = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+      for (const at of [14, central + 16]) bytes.writeUInt32LE((bytes.readUInt32LE(at) ^ 1) >>> 0, at);
+      expect(await rejected(writeTemp('badcrc.zip', bytes))).to.deep.equal({
+        file: 'badcrc.zip',
+        format: null,
+        line: null,
+        reason:
+          'the zip is damaged: SAM_Exclusions_Public_Extract_24100.CSV does not match the CRC-32 the zip records for it',
+      });
+    });
+
     it('a zip holds no extract', async () => {
       expect(await rejected(join(FIXTURES, 'no-extract.zip'))).to.deep.equal({
         file: 'no-extract.zip',
