@@ -100,7 +100,7 @@ try {
   usageError(`no such file: ${file}`);
 }
 const cfg = config();
-const opened = await openLedger(cfg);
+const opened = await openLedger(cfg, { json: cli.json });
 const { store } = opened;
 const runtime = new ProjectionRuntime(
   store,

@@ -65,7 +65,7 @@ if (unshared.length > 0) {
   process.stderr.write(`${unshared.join('\n')}\n`);
   process.exit(EXIT_USAGE);
 }
-const opened = await openLedger(cfg);
+const opened = await openLedger(cfg, { mustExist: command !== 'create', json: cli.json });
 const { store } = opened;
 const runtime = new ProjectionRuntime(store, allProjections(), null, systemClock, readModelsForCli(opened));
 await runtime.start();

@@ -28,7 +28,7 @@ if (!Number.isInteger(total) || total < 1 || !Number.isInteger(batch) || batch <
 }
 const seed = String(cli.values.seed);
 const cfg = config();
-const opened = await openLedger(cfg);
+const opened = await openLedger(cfg, { json: cli.json });
 const { store } = opened;
 const clock = new ManualClock('2025-01-01T00:00:00Z');
 const ledger = await Ledger.open(store, clock);

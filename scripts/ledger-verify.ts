@@ -61,7 +61,8 @@ larger than the ledger means events were cut off after it was signed).
   --json        print the result as JSON on stdout
   --workers N   verify on N threads, the main one and N−1 workers (default: one per core, up to 4,
                 on ledgers of ${PARALLEL_FROM.toLocaleString('en-US')}+ events; otherwise 1)
-Exit codes: 0 verified, 1 tampered (names the seq), 2 usage or configuration error.
+Exit codes: 0 verified, 1 tampered (names the seq) or a ledger file SQLite cannot read, 2 usage or
+configuration error (no ledger in DATA_DIR included: none is created).
 `;
 const cli = parseCli(USAGE, {
   workers: { type: 'string' },
@@ -73,8 +74,14 @@ if (!Number.isInteger(asked) || asked < 1) {
   process.exit(EXIT_USAGE);
 }
 const cfg = config();
+if (cli.values.key !== undefined && cli.values.checkpoint === undefined) {
+  process.stderr.write(`--key checks the signature of --checkpoint's file: give --checkpoint too\n${USAGE}`);
+  process.exit(EXIT_USAGE);
+}
+// The ledger first: without --key the checkpoint's key comes from DATA_DIR's secrets, which a
+// DATA_DIR without a ledger must not have created for it.
+const opened = await openLedger(cfg, { mustExist: true, damagedExit: EXIT_FAILED, json: cli.json });
 const checkpoints = checkpointsToCheck(cfg, cli.values.checkpoint, cli.values.key, USAGE);
-const opened = await openLedger(cfg);
 const { store, sqlite, tiles } = opened;
 // The threaded walk reads the SQLite file itself; EventStoreDB is read through the port, page by page.
 if (sqlite) mapForReading(sqlite);

@@ -23,7 +23,7 @@ Exit codes: 0 rebuilt, 1 the read models are kept by a running service, 2 usage 
 
 const cli = parseCli(USAGE, {});
 const cfg = config();
-const opened = await openLedger(cfg);
+const opened = await openLedger(cfg, { mustExist: true, json: cli.json });
 const { store, tiles } = opened;
 const head = await store.head();
 const bar = progressBar('rebuild', !cli.json);

@@ -4,6 +4,7 @@
  * EventStoreDB when EVENTSTORE_URL is set, else the embedded SQLite file in DATA_DIR (the same
  * `openEventStore` the service composes with).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -27,13 +28,58 @@ export function ledgerPath(cfg: Config): string {
   return join(cfg.DATA_DIR, 'ledger.db');
 }
 
-/** Opens the configured ledger (EVENTSTORE_URL, else DATA_DIR/ledger.db) and the files beside it. */
-export function openLedger(cfg: Config): Promise<OpenedEventStore> {
-  return openEventStore({
-    dataDir: cfg.DATA_DIR,
-    eventStoreUrl: cfg.EVENTSTORE_URL,
-    eventStoreMaxAppendBytes: cfg.EVENTSTORE_MAX_APPEND_SIZE,
-  });
+export interface OpenLedgerOptions {
+  /**
+   * Refuse (exit 2) a DATA_DIR without a ledger instead of creating one: for a CLI that only reads
+   * or changes what is there (verify, rebuild, list, revoke), a mistyped DATA_DIR is not an empty
+   * ledger.
+   */
+  mustExist?: boolean;
+  /** The exit code for a ledger file SQLite cannot read (default 2); ledger:verify's is 1, failed. */
+  damagedExit?: number;
+  /** With --json the refusal is also written to stdout as `{ok: false, error}`. */
+  json?: boolean;
+}
+
+/** SQLite's codes for a file that is not (or no longer) a readable database. */
+const DAMAGED_CODES = ['SQLITE_NOTADB', 'SQLITE_CORRUPT'];
+
+function errorCode(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  const code = (error as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/**
+ * Opens the configured ledger (EVENTSTORE_URL, else DATA_DIR/ledger.db) and the files beside it. A
+ * ledger that cannot be opened (DATA_DIR not a directory, no permission, a file SQLite cannot read)
+ * ends the CLI with one line naming it, never a stack trace.
+ */
+export async function openLedger(cfg: Config, opts: OpenLedgerOptions = {}): Promise<OpenedEventStore> {
+  const where = ledgerLocation(cfg);
+  const refuse = (message: string, exit: number): never => {
+    if (opts.json) process.stdout.write(`${JSON.stringify({ ok: false, error: message }, null, 2)}\n`);
+    process.stderr.write(`${message}\n`);
+    process.exit(exit);
+  };
+  if (opts.mustExist && !cfg.EVENTSTORE_URL && !existsSync(ledgerPath(cfg)))
+    refuse(`no ledger at ${where} (DATA_DIR=${cfg.DATA_DIR}): nothing was opened or created`, EXIT_USAGE);
+  try {
+    return await openEventStore({
+      dataDir: cfg.DATA_DIR,
+      eventStoreUrl: cfg.EVENTSTORE_URL,
+      eventStoreMaxAppendBytes: cfg.EVENTSTORE_MAX_APPEND_SIZE,
+    });
+  } catch (error) {
+    const code = errorCode(error);
+    const why = (error as Error).message;
+    if (DAMAGED_CODES.some((c) => code.startsWith(c)))
+      return refuse(
+        `the ledger at ${where} is damaged: SQLite cannot read it (${code})`,
+        opts.damagedExit ?? EXIT_USAGE,
+      );
+    return refuse(`cannot open the ledger at ${where}: ${why}`, EXIT_USAGE);
+  }
 }
 
 /**
