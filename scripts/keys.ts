@@ -5,6 +5,8 @@
  */
 import { keys as keysProjection } from '../projections/keys.js';
 import { allProjections } from '../projections/index.js';
+import type { z } from 'zod';
+import { Label, OrgName, RevocationReason } from '../src/orgs/contract.js';
 import { issueKey, revokeKey } from '../src/orgs/issue.js';
 import { KeyIssueRefused, PLATFORM_OPERATOR_ORG } from '../src/orgs/keys.js';
 import { OPERATOR_SCOPES } from '../src/orgs/operator.js';
@@ -57,6 +59,16 @@ const usage = (message: string): never => {
 };
 if (command !== 'create' && command !== 'revoke' && command !== 'list')
   usage('give one of: create, revoke, list');
+/** A name, label or reason as the HTTP routes take it (no control characters, bounded length). */
+const checked = (flag: string, schema: z.ZodType<string>, value: string | undefined): string | undefined => {
+  if (value === undefined) return undefined;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) usage(`${flag}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+};
+const orgName = checked('--org', OrgName, cli.values.org);
+const label = checked('--label', Label, cli.values.label);
+const reason = checked('--reason', RevocationReason, cli.values.reason);
 
 const cfg = config();
 // On a shared ledger a key made under this machine's own pepper would be refused by every node.
@@ -84,7 +96,7 @@ let exit = EXIT_OK;
 
 if (command === 'create') {
   const operator = cli.values.operator === true;
-  const org = operator ? PLATFORM_OPERATOR_ORG : cli.values.org;
+  const org = operator ? PLATFORM_OPERATOR_ORG : orgName;
   const scopes =
     operator && cli.values.scopes === undefined
       ? [...OPERATOR_SCOPES]
@@ -105,7 +117,7 @@ if (command === 'create') {
       org_name: org!,
       scopes: scopes as ApiKeyScope[],
       mode: cli.values.test ? 'test' : 'live',
-      ...(cli.values.label ? { label: cli.values.label } : {}),
+      ...(label ? { label } : {}),
       ...(operator ? { platform_operator: true } : {}),
     },
     'cli',
@@ -127,7 +139,7 @@ if (command === 'create') {
 } else if (command === 'revoke') {
   const keyId = rest[0];
   if (!keyId) usage('revoke needs a key id');
-  const outcome = await revokeKey(ledger, runtime, keyId!, cli.values.reason ?? null, 'cli');
+  const outcome = await revokeKey(ledger, runtime, keyId!, reason ?? null, 'cli');
   if (outcome !== 'revoked') exit = EXIT_FAILED;
   out(
     { key_id: keyId, outcome },

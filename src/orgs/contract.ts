@@ -8,13 +8,15 @@ import { API_KEY_SCOPES } from '../platform/crypto/api-key.js';
 import { freeText, nameText } from '../platform/http/validate.js';
 
 const Scope = z.enum(API_KEY_SCOPES);
-/** Names, labels and reasons are kept by the ledger for good: no control characters (issue 13 item 8). */
-const Label = nameText(100);
+/** An org's name, a key's label, a revocation's reason: kept in the ledger, so no control characters. */
+export const OrgName = nameText(200);
+export const Label = nameText(100);
+export const RevocationReason = freeText(500);
 export const ORG_ID = /^org_[a-z2-7]{16}$/;
 export const KEY_ID = /^key_[A-Za-z0-9]{1,64}$/;
 
 export const CreateOrgBody = z.strictObject({
-  name: nameText(200),
+  name: OrgName,
 });
 
 /** A tenant admin's key request: for its own org, scopes it holds itself. */
@@ -30,7 +32,7 @@ export const CreateKeyBody = CreateOwnKeyBody.extend({
 });
 
 export const RevokeKeyBody = z.strictObject({
-  reason: freeText(500).optional(),
+  reason: RevocationReason.optional(),
 });
 
 /** The key a revocation names, in its path: a malformed id is a 400, never looked up or echoed. */
