@@ -8,7 +8,18 @@ import { runDemo, type DemoRun } from '../src/demo/run.js';
 import { DEFAULT_PHASES, PHASES, type Phase } from '../src/demo/steps.js';
 import { ManualClock } from '../src/platform/clock.js';
 import { createLogger } from '../src/platform/log.js';
-import { config, EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseCli, progressBar, rate } from './lib/cli.js';
+import { ReadModelFileBusy } from '../src/platform/projections/index.js';
+import { LogKeyChanged } from '../src/platform/tlog/log.js';
+import {
+  config,
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_USAGE,
+  ledgerOpenProblem,
+  parseCli,
+  progressBar,
+  rate,
+} from './lib/cli.js';
 
 const USAGE = `
 Usage: npm run seed-demo -- [--projects N] [--seed S] [--today YYYY-MM-DD] [--phases list] [--json]
@@ -69,6 +80,17 @@ const composed = await compose({
   publicBaseUrl: cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`,
   keyPepper: cfg.KEY_PEPPER,
   signingKey: cfg.LEDGER_SIGNING_KEY,
+}).catch((error: unknown) => {
+  // A live node keeps DATA_DIR's read models (or signed the log with another key), or the ledger
+  // cannot be opened: one line, as the service's own start says it, not a stack trace.
+  if (error instanceof ReadModelFileBusy || error instanceof LogKeyChanged) {
+    process.stderr.write(`refusing to seed: ${error.message}\n`);
+    process.exit(EXIT_FAILED);
+  }
+  const problem = ledgerOpenProblem(cfg, error);
+  if (problem === null) throw error;
+  process.stderr.write(`${problem.message}\n`);
+  process.exit(EXIT_USAGE);
 });
 const existing = composed.deps.ledger.head.seq;
 if (existing > 0) {

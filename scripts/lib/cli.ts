@@ -71,15 +71,24 @@ export async function openLedger(cfg: Config, opts: OpenLedgerOptions = {}): Pro
       eventStoreMaxAppendBytes: cfg.EVENTSTORE_MAX_APPEND_SIZE,
     });
   } catch (error) {
-    const code = errorCode(error);
-    const why = (error as Error).message;
-    if (DAMAGED_CODES.some((c) => code.startsWith(c)))
-      return refuse(
-        `the ledger at ${where} is damaged: SQLite cannot read it (${code})`,
-        opts.damagedExit ?? EXIT_USAGE,
-      );
-    return refuse(`cannot open the ledger at ${where}: ${why}`, EXIT_USAGE);
+    const problem = ledgerOpenProblem(cfg, error);
+    if (problem === null) throw error;
+    return refuse(problem.message, problem.damaged ? (opts.damagedExit ?? EXIT_USAGE) : EXIT_USAGE);
   }
+}
+
+/**
+ * What kept the ledger from opening, in one line: a file SQLite cannot read (`damaged`), or a
+ * system error such as a DATA_DIR that is a file or not writable; null for anything else (a bug
+ * keeps its stack trace).
+ */
+export function ledgerOpenProblem(cfg: Config, error: unknown): { message: string; damaged: boolean } | null {
+  const code = errorCode(error);
+  if (code === '') return null;
+  const where = ledgerLocation(cfg);
+  if (DAMAGED_CODES.some((c) => code.startsWith(c)))
+    return { message: `the ledger at ${where} is damaged: SQLite cannot read it (${code})`, damaged: true };
+  return { message: `cannot open the ledger at ${where}: ${(error as Error).message}`, damaged: false };
 }
 
 /**

@@ -59,6 +59,7 @@ describe('operations CLIs on a missing or unreadable ledger', function () {
       ['projections-rebuild.ts', []],
       ['keys.ts', ['create', '--org', 'Acme', '--scopes', 'credit:read']],
       ['ledger-generate.ts', ['--events', '10']],
+      ['seed-demo.ts', ['--projects', '1']],
     ] as const) {
       const r = run(script, [...args], damaged);
       expect([script, r.status]).to.deep.equal([script, 2]);
@@ -72,6 +73,20 @@ describe('operations CLIs on a missing or unreadable ledger', function () {
     const r = run('keys.ts', ['create', '--org', 'Acme', '--scopes', 'credit:read'], file);
     expect(r.status).to.equal(2);
     oneLine(r, /^cannot open the ledger at .*file\/ledger\.db: ENOTDIR/);
+  });
+
+  it('seed-demo beside a live process keeping the read models: one line, exit 1, nothing recorded', () => {
+    const live = join(dir, 'live');
+    mkdirSync(live);
+    // This test's own process stands for the live service that keeps the file.
+    writeFileSync(join(live, 'read-models.db.owner'), String(process.pid));
+    const r = run('seed-demo.ts', ['--projects', '1'], live);
+    expect(r.status).to.equal(1);
+    oneLine(
+      r,
+      /^refusing to seed: the read models at .* are kept by another live process \(pid \d+\); stop it first$/,
+    );
+    expect(run('ledger-verify.ts', ['--json'], live).stdout).to.include('"head": 0');
   });
 
   it('ledger:verify refuses --key without --checkpoint (it checks nothing else)', () => {
