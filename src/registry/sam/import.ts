@@ -300,6 +300,16 @@ async function importInput(
     format === 'entity_v2'
       ? await readEntityV2(input, options, meta)
       : await readExclusions(input, options, meta);
+  // A file no record could be read from is no extract: recorded, it would date the registry's
+  // source (as_of) by itself — today, for a file without a Julian name — over the records it left
+  // as they were. (A V2 daily extract may declare no rows at all; one whose rows all fail may not.)
+  const { rows_read, imported, unchanged } = writer.counts;
+  if (imported + unchanged === 0 && (rows_read > 0 || format === 'exclusions_csv'))
+    throw new SamFileRejected(
+      rows_read === 0
+        ? 'no exclusion record: the file has its header and nothing else'
+        : `no record could be read: all ${rows_read} rows were rejected (first: line ${writer.rejected[0]?.line ?? '?'}: ${writer.rejected[0]?.reason ?? '?'})`,
+    );
   const summary: ImportSummary = {
     format,
     file: input.file,

@@ -228,6 +228,26 @@ describe('SAM extract import', () => {
       expect(await rejected(path)).to.include({ format: 'exclusions_csv', line: 1 });
     });
 
+    it('an exclusions CSV has its header and no row', async () => {
+      const header = readFileSync(CSV, 'utf8').split('\n')[0]!;
+      expect(await rejected(writeTemp('header-only.csv', `${header}\n`))).to.deep.equal({
+        file: 'header-only.csv',
+        format: 'exclusions_csv',
+        line: null,
+        reason: 'no exclusion record: the file has its header and nothing else',
+      });
+    });
+
+    it('every row of an extract is rejected (it would date the registry by itself)', async () => {
+      const header = readFileSync(CSV, 'utf8').split('\n')[0]!;
+      const rejection = await rejected(writeTemp('junk.csv', `${header}\n"unclosed,quote\n`));
+      expect(rejection).to.deep.include({ format: 'exclusions_csv', line: null });
+      expect(rejection?.reason).to.match(
+        /^no record could be read: all 1 rows were rejected \(first: line 2: /,
+      );
+      expect(t.state().imports.exclusions_csv).to.equal(null);
+    });
+
     it('a zip is cut short', async () => {
       const path = writeTemp('cut.zip', readFileSync(CSV_ZIP).subarray(0, 600));
       expect(await rejected(path)).to.deep.include({ file: 'cut.zip', format: null, line: null });
