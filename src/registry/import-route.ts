@@ -128,7 +128,7 @@ export function mountRegistryImport(s: Service): void {
       if (!result.ok) {
         throw new ProblemError(
           'INVALID_REQUEST',
-          `the file was rejected at line ${result.rejection.line}: ${result.rejection.reason}`,
+          `the file was rejected${result.rejection.line === null ? '' : ` at line ${result.rejection.line}`}: ${result.rejection.reason}`,
           { rejection: result.rejection },
         );
       }

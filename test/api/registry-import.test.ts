@@ -86,4 +86,22 @@ describe('POST /api/registry/import (platform operator, registry:admin)', functi
     expect(junk.status).to.equal(400);
     expect(await svc.head()).to.equal(before);
   });
+
+  it('refuses a damaged or cut zip with 400 naming the damage, changing nothing', async () => {
+    const admin = await svc.operator();
+    const before = await svc.head();
+    const zip = readFileSync(join(REPO_ROOT, 'test/fixtures/sam/SAM_Exclusions_Public_Extract_24100.zip'));
+    const damaged = Buffer.from(zip);
+    damaged.fill(0xa5, 700, 760);
+    for (const bytes of [damaged, zip.subarray(0, 600)]) {
+      const res = await request(svc.app)
+        .post('/api/registry/import')
+        .set('Authorization', `Bearer ${admin.key}`)
+        .set('Content-Type', 'application/zip')
+        .send(bytes);
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.detail).to.match(/^the file was rejected: the zip is damaged/);
+    }
+    expect(await svc.head()).to.equal(before);
+  });
 });
