@@ -9,7 +9,7 @@
  * Prints `esdb stand-in listening on esdb://host:port?tls=false` once it accepts connections and
  * runs until SIGINT/SIGTERM.
  */
-import { EXIT_USAGE, parseCli } from './lib/cli.js';
+import { decimalInteger, EXIT_USAGE, parseCli } from './lib/cli.js';
 import { DEFAULT_MAX_APPEND_SIZE, startEsdbStandin } from '../test/support/esdb-standin/index.js';
 
 const USAGE = `
@@ -28,7 +28,7 @@ const { values } = parseCli(USAGE, {
 });
 
 function integer(name: string, text: string, min: number, max: number): number {
-  const n = Number(text);
+  const n = decimalInteger(text);
   if (!Number.isInteger(n) || n < min || n > max) {
     process.stderr.write(`--${name} must be an integer from ${min} to ${max}\n\n${USAGE.trim()}\n`);
     process.exit(EXIT_USAGE);

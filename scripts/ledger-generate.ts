@@ -5,7 +5,16 @@
 import { ManualClock } from '../src/platform/clock.js';
 import { derivedEventId } from '../src/platform/ids.js';
 import { Ledger, type EventInput } from '../src/platform/ledger/index.js';
-import { config, EXIT_OK, EXIT_USAGE, openLedger, parseCli, progressBar, rate } from './lib/cli.js';
+import {
+  config,
+  decimalInteger,
+  EXIT_OK,
+  EXIT_USAGE,
+  openLedger,
+  parseCli,
+  progressBar,
+  rate,
+} from './lib/cli.js';
 
 const USAGE = `
 Usage: npm run ledger:generate -- --events N [--batch B] [--seed S] [--json]
@@ -20,8 +29,8 @@ const cli = parseCli(USAGE, {
   batch: { type: 'string', default: '1000' },
   seed: { type: 'string', default: 'plumbline' },
 });
-const total = Number(cli.values.events);
-const batch = Number(cli.values.batch);
+const total = decimalInteger(cli.values.events);
+const batch = decimalInteger(cli.values.batch);
 if (!Number.isInteger(total) || total < 1 || !Number.isInteger(batch) || batch < 1) {
   process.stderr.write(`--events and --batch must be positive integers\n${USAGE}`);
   process.exit(EXIT_USAGE);

@@ -26,7 +26,8 @@ const PARALLEL_FROM = 50_000;
 /** Threads asked for: --workers N, else one per core up to 4 (used only on a large ledger). */
 function threadsAsked(): number {
   const { values } = parseArgs({ options: { workers: { type: 'string' } }, strict: false });
-  const asked = Number(values.workers);
+  // Decimal digits only (read before ./lib/args.js loads: workers boot first).
+  const asked = /^[0-9]{1,15}$/.test(String(values.workers)) ? Number(values.workers) : Number.NaN;
   return values.workers === undefined ? Math.min(4, availableParallelism()) : asked;
 }
 

@@ -12,6 +12,7 @@ import { ReadModelFileBusy } from '../src/platform/projections/index.js';
 import { LogKeyChanged } from '../src/platform/tlog/log.js';
 import {
   config,
+  decimalInteger,
   EXIT_FAILED,
   EXIT_OK,
   EXIT_USAGE,
@@ -58,7 +59,7 @@ function usage(message: string): never {
   process.exit(EXIT_USAGE);
 }
 
-const projects = Number(cli.values.projects ?? DEFAULT_PROJECTS);
+const projects = decimalInteger(cli.values.projects ?? String(DEFAULT_PROJECTS));
 if (!Number.isInteger(projects) || projects < 1 || projects > 500)
   usage('--projects must be an integer 1–500');
 const today = cli.values.today ?? DEMO_TODAY;

@@ -17,7 +17,7 @@ import {
   Witness,
 } from '../src/witness/index.js';
 import { parseVerifierKey } from '../src/sdk/index.js';
-import { EXIT_FAILED, EXIT_USAGE, parseCli } from './lib/cli.js';
+import { decimalInteger, EXIT_FAILED, EXIT_USAGE, parseCli } from './lib/cli.js';
 
 const USAGE = `
 npm run witness -- --key <file> --state <file> --log <verifier key> [--log …] [options]
@@ -56,7 +56,7 @@ const logs = (values.log ?? []).map((vkey) => {
   }
 });
 if (logs.length === 0) usage('at least one --log is required');
-const port = Number(values.port);
+const port = decimalInteger(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) usage('--port is 0–65535');
 
 try {

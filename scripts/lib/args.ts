@@ -19,6 +19,14 @@ export interface Cli<V> {
   json: boolean;
 }
 
+/**
+ * A count or port given on the command line: decimal digits only, else NaN (which every caller's
+ * integer check refuses). `Number()` read `1e3` as 1000, `0x10` as 16 and an empty value as 0.
+ */
+export function decimalInteger(text: string | undefined): number {
+  return text !== undefined && /^[0-9]{1,15}$/.test(text) ? Number(text) : Number.NaN;
+}
+
 /** Parses argv; prints usage and exits 0 on --help, `usageExit` (default 2) on a bad flag. */
 export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(
   usage: string,

@@ -13,7 +13,15 @@ import { ReadModelFile, ReadModelFileBusy } from '../../src/platform/projections
 import { readModelDamage } from '../../src/platform/projections/read-model-recovery.js';
 import { EXIT_USAGE } from './args.js';
 
-export { EXIT_FAILED, EXIT_OK, EXIT_USAGE, EXIT_USAGE_EX, parseCli, type Cli } from './args.js';
+export {
+  decimalInteger,
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_USAGE,
+  EXIT_USAGE_EX,
+  parseCli,
+  type Cli,
+} from './args.js';
 
 export function config(): Config {
   try {
