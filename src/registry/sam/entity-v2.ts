@@ -5,7 +5,7 @@
  * last) before `parseEntityV2` yields a single record, so a truncated file imports nothing.
  */
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { canonicalCode } from '../normalize.js';
 import type { RegistrationStatus, SamRegistrationRecord } from '../records.js';
 import { compactDateToIso } from './dates.js';
@@ -62,8 +62,37 @@ export interface V2Envelope {
   declared_rows: number;
 }
 
-function lines(input: Readable): AsyncIterable<string> {
-  return createInterface({ input, crlfDelay: Infinity });
+/**
+ * The longest line a V2 file may hold: a record of 142 fields is a few KB; the exclusions CSV
+ * reader's cap on a record is the same. readline keeps a line whole in memory, so a file of one
+ * endless line died of 'Invalid string length' at ~512 MB instead of being rejected.
+ */
+export const V2_MAX_LINE_BYTES = 1_000_000;
+
+function lines(input: Readable, maxLineBytes = V2_MAX_LINE_BYTES): AsyncIterable<string> {
+  let run = 0; // bytes since the last line feed
+  let lineNo = 1;
+  const guard = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      let from = 0;
+      for (;;) {
+        const at = chunk.indexOf(0x0a, from);
+        run += (at === -1 ? chunk.length : at) - from;
+        if (run > maxLineBytes) {
+          done(new SamFileRejected(`a line longer than ${maxLineBytes} bytes is no V2 record`, lineNo));
+          return;
+        }
+        if (at === -1) break;
+        run = 0;
+        lineNo += 1;
+        from = at + 1;
+      }
+      done(null, chunk);
+    },
+  });
+  input.on('error', (error) => guard.destroy(error));
+  guard.on('close', () => input.destroy());
+  return createInterface({ input: input.pipe(guard), crlfDelay: Infinity });
 }
 
 /** Pass one: BOF on the first non-blank line, an EOF with the same figures on the last. */

@@ -13,6 +13,7 @@ import {
 } from '../../../src/registry/index.js';
 import {
   BOF,
+  EOF,
   cleanupTemp,
   FIXTURES,
   openTempLedger,
@@ -211,6 +212,19 @@ describe('SAM extract import', () => {
         format: 'entity_v2',
         line: 3,
         reason: 'no EOF PUBLIC trailer on the last line (truncated file?)',
+      });
+    });
+
+    it('a V2 file holds a line longer than any record (readline would hold it whole)', async () => {
+      const path = writeTemp(
+        'endless.dat',
+        [BOF, v2Record('ACMEBLDRS001'), 'x'.repeat(1_000_001), EOF].join('\n'),
+      );
+      expect(await rejected(path)).to.deep.equal({
+        file: 'endless.dat',
+        format: 'entity_v2',
+        line: 3,
+        reason: 'a line longer than 1000000 bytes is no V2 record',
       });
     });
 
