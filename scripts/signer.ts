@@ -36,6 +36,15 @@ npm run signer -- keygen --out <key.pem>
 npm run signer -- sign --key <key.pem> (--draw <draw.json> | --waiver <waiver.json> | --act <act.json>)
 npm run signer -- verify --public-key <base64> (--draw … | --waiver … | --act …) --signature <base64>
 npm run signer -- digest --document <document.json>
+npm run signer -- public-key --key <key.pem>
+
+keygen writes a new Ed25519 key (PKCS#8 PEM, mode 0600, never over an existing file) and prints its
+public key (base64, for POST /api/signers/enroll); sign prints the base64 signature over the draw
+(GET /api/draws/:id), waiver (GET /api/documents/:id) or notarial act's terms; digest prints the
+SHA-256 of a recorded document (a notarial act's document_sha256); public-key prints a key file's.
+  --json   print keygen {public_key, key_file}, sign {signature, sha256}, verify {valid, sha256},
+           digest {sha256}, public-key {public_key} as JSON
+Exit codes: 0 done (verify: valid), 1 failed (verify: invalid), 2 usage error.
 `;
 
 const { values, positionals, json } = parseCli(USAGE, {

@@ -21,6 +21,16 @@ describe('signer CLI (issue 15)', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('--help names every command, --json and the exit codes it uses', () => {
+    const help = runScript('signer.ts', ['--help'], {});
+    expect(help.status).to.equal(0);
+    expect(help.stdout).to.include('npm run signer -- public-key --key <key.pem>');
+    expect(help.stdout).to.include('--json');
+    expect(help.stdout).to.include(
+      'Exit codes: 0 done (verify: valid), 1 failed (verify: invalid), 2 usage error.',
+    );
+  });
+
   it('generates a key, enrolls it, signs the draw as served and the service accepts the signature', async () => {
     const keyFile = join(dir, 'gc.pem');
     const keygen = runScript('signer.ts', ['keygen', '--out', keyFile, '--json'], {});
