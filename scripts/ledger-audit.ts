@@ -41,7 +41,9 @@ let receipt: unknown;
 try {
   receipt = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
 } catch (error) {
-  process.stderr.write(`cannot read ${file}: ${(error as Error).message}\n`);
+  const detail = `cannot read ${file}: ${(error as Error).message}`;
+  if (json) process.stdout.write(`${JSON.stringify({ valid: false, reason: 'unreadable', detail })}\n`);
+  process.stderr.write(`${detail}\n`);
   process.exit(EXIT_FAILED);
 }
 

@@ -103,6 +103,11 @@ try {
     await sleep(interval * 1000);
   }
 } catch (error) {
-  process.stderr.write(`ledger:monitor: ${(error as Error).message}\n`);
+  const detail = (error as Error).message;
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ status: 'error', checked_at: new Date().toISOString(), detail })}\n`,
+    );
+  process.stderr.write(`ledger:monitor: ${detail}\n`);
   process.exit(EXIT_FAILED);
 }

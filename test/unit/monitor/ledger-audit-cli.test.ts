@@ -60,5 +60,13 @@ describe('npm run ledger:audit', function () {
       runScript('ledger-audit.ts', [join(dir, 'missing.json'), '--key', logKey().noteVkey], {}).status,
     ).to.equal(1);
     expect(runScript('ledger-audit.ts', [join(dir, 'missing.json')], {}).status).to.equal(64);
+    // --json: the answer on stdout is JSON for this failure too, as for an invalid receipt.
+    const json = runScript(
+      'ledger-audit.ts',
+      [join(dir, 'missing.json'), '--key', logKey().noteVkey, '--json'],
+      {},
+    );
+    expect(json.status).to.equal(1);
+    expect(JSON.parse(json.stdout)).to.deep.include({ valid: false, reason: 'unreadable' });
   });
 });

@@ -125,6 +125,9 @@ describe('npm run ledger:monitor', function () {
     const torn = await monitor();
     expect(torn.status).to.equal(1);
     expect(torn.stderr).to.match(/monitor state .* is corrupt/);
+    const tornJson = await monitor('--json');
+    expect(tornJson.status).to.equal(1);
+    expect(JSON.parse(tornJson.stdout)).to.deep.include({ status: 'error' });
     writeFileSync(path, good);
     shown = new TestLog().appendLinks(chainLinks(events));
     expect((await monitor()).stdout).to.match(/consistent: 8 → 10/);
