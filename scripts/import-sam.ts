@@ -29,7 +29,8 @@ Imports a SAM.gov extract into the ledger (EVENTSTORE_URL, else DATA_DIR, defaul
 extract (CSV) or the entity public extract V2 (.dat), plain or zipped. One event per new or
 changed record; importing the same file again records nothing.
   --json   print the summary as JSON on stdout
-Exit codes: 0 imported (rejected rows are listed), 1 file rejected, 2 usage or configuration error.
+Exit codes: 0 imported (rejected rows are listed), 1 file rejected (or appends suspended after an
+integrity failure), 2 usage or configuration error.
 `;
 /** Rejected rows printed in the human summary (--json has up to 1,000). */
 const SHOWN_REJECTIONS = 20;
@@ -100,7 +101,7 @@ try {
   usageError(`no such file: ${file}`);
 }
 const cfg = config();
-const opened = await openLedger(cfg, { json: cli.json });
+const opened = await openLedger(cfg, { json: cli.json, appends: true });
 const { store } = opened;
 const runtime = new ProjectionRuntime(
   store,

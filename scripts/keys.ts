@@ -41,7 +41,8 @@ create registers the organization if it is new and prints the key and its signin
 --operator issues to the platform operator's org (created if the ledger has none yet); its
 default scopes are ${OPERATOR_SCOPES.join(',')}. Platform scopes cannot be granted to a tenant.
 Over HTTP the same is POST /api/admin/orgs, /api/admin/keys (platform:admin) and /api/keys (admin).
-Exit codes: 0 done, 1 refused (unknown or already revoked key), 2 usage or configuration error.
+Exit codes: 0 done, 1 refused (unknown or already revoked key; appends suspended after an integrity
+failure), 2 usage or configuration error.
 `;
 
 const cli = parseCli(USAGE, {
@@ -77,7 +78,11 @@ if (unshared.length > 0) {
   process.stderr.write(`${unshared.join('\n')}\n`);
   process.exit(EXIT_USAGE);
 }
-const opened = await openLedger(cfg, { mustExist: command !== 'create', json: cli.json });
+const opened = await openLedger(cfg, {
+  mustExist: command !== 'create',
+  json: cli.json,
+  appends: command !== 'list',
+});
 const { store } = opened;
 const runtime = new ProjectionRuntime(store, allProjections(), null, systemClock, readModelsForCli(opened));
 await runtime.start();

@@ -21,7 +21,7 @@ Usage: npm run ledger:generate -- --events N [--batch B] [--seed S] [--json]
 
 Appends N deterministic synthetic events (B per append, default 1000) to the ledger (EVENTSTORE_URL,
 else DATA_DIR, default ./data). The same seed on an empty ledger gives the same hashes.
-Exit codes: 0 done, 2 usage or configuration error.
+Exit codes: 0 done, 1 refused (appends suspended after an integrity failure), 2 usage or configuration error.
 `;
 
 const cli = parseCli(USAGE, {
@@ -37,7 +37,7 @@ if (!Number.isInteger(total) || total < 1 || !Number.isInteger(batch) || batch <
 }
 const seed = String(cli.values.seed);
 const cfg = config();
-const opened = await openLedger(cfg, { json: cli.json });
+const opened = await openLedger(cfg, { json: cli.json, appends: true });
 const { store } = opened;
 const clock = new ManualClock('2025-01-01T00:00:00Z');
 const ledger = await Ledger.open(store, clock);

@@ -156,6 +156,15 @@ export function openTileStorage(dataDir: string, sqlite: SqliteEventStore | null
 
 const INTEGRITY_META = 'integrity_failure';
 
+/**
+ * The integrity failure a node recorded (its appends are suspended until a restart with
+ * LEDGER_INTEGRITY_OVERRIDE=1 clears it), read without clearing: the CLIs that append honour it too.
+ */
+export function storedIntegrityFailure(tiles: TileStorage): VerifyIssue | null {
+  const stored = tiles.getMeta(INTEGRITY_META);
+  return stored ? (JSON.parse(stored) as VerifyIssue) : null;
+}
+
 /** The failure recorded by an earlier run, unless the operator overrides it (and it is cleared). */
 function recordedFailure(tiles: TileStorage, opts: ComposeOptions): VerifyIssue | null {
   const stored = tiles.getMeta(INTEGRITY_META);

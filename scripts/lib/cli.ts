@@ -8,10 +8,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { loadConfig, type Config } from '../../src/config.js';
-import { openEventStore, type OpenedEventStore } from '../../src/compose.js';
+import { openEventStore, storedIntegrityFailure, type OpenedEventStore } from '../../src/compose.js';
 import { ReadModelFile, ReadModelFileBusy } from '../../src/platform/projections/read-model-file.js';
 import { readModelDamage } from '../../src/platform/projections/read-model-recovery.js';
-import { EXIT_USAGE } from './args.js';
+import { EXIT_FAILED, EXIT_USAGE } from './args.js';
 
 export {
   decimalInteger,
@@ -47,6 +47,11 @@ export interface OpenLedgerOptions {
   damagedExit?: number;
   /** With --json the refusal is also written to stdout as `{ok: false, error}`. */
   json?: boolean;
+  /**
+   * The CLI appends (keys create/revoke, import-sam, ledger:generate): refuse (exit 1) while a node
+   * has recorded an integrity failure, whose appends stay suspended until LEDGER_INTEGRITY_OVERRIDE.
+   */
+  appends?: boolean;
 }
 
 /** SQLite's codes for a file that is not (or no longer) a readable database. */
@@ -72,8 +77,9 @@ export async function openLedger(cfg: Config, opts: OpenLedgerOptions = {}): Pro
   };
   if (opts.mustExist && !cfg.EVENTSTORE_URL && !existsSync(ledgerPath(cfg)))
     refuse(`no ledger at ${where} (DATA_DIR=${cfg.DATA_DIR}): nothing was opened or created`, EXIT_USAGE);
+  let opened: OpenedEventStore;
   try {
-    return await openEventStore({
+    opened = await openEventStore({
       dataDir: cfg.DATA_DIR,
       eventStoreUrl: cfg.EVENTSTORE_URL,
       eventStoreMaxAppendBytes: cfg.EVENTSTORE_MAX_APPEND_SIZE,
@@ -83,6 +89,15 @@ export async function openLedger(cfg: Config, opts: OpenLedgerOptions = {}): Pro
     if (problem === null) throw error;
     return refuse(problem.message, problem.damaged ? (opts.damagedExit ?? EXIT_USAGE) : EXIT_USAGE);
   }
+  const failure = opts.appends ? storedIntegrityFailure(opened.tiles) : null;
+  if (failure !== null) {
+    await opened.close();
+    refuse(
+      `refusing to append: appends to ${where} are suspended since its integrity check failed at seq ${failure.seq} (${failure.code}); npm run ledger:verify names it, and a restart of the service with LEDGER_INTEGRITY_OVERRIDE=1 lifts the suspension`,
+      EXIT_FAILED,
+    );
+  }
+  return opened;
 }
 
 /**

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { runScript, type CliRun } from '../support/cli.js';
+import Database from 'better-sqlite3';
+import { REPO_ROOT, runScript, type CliRun } from '../support/cli.js';
 
 /**
  * The operations CLIs on a DATA_DIR whose ledger is missing, unreadable or not a directory: one line
@@ -87,6 +88,33 @@ describe('operations CLIs on a missing or unreadable ledger', function () {
       /^refusing to seed: the read models at .* are kept by another live process \(pid \d+\); stop it first$/,
     );
     expect(run('ledger-verify.ts', ['--json'], live).stdout).to.include('"head": 0');
+  });
+
+  it('keys, import-sam and ledger:generate append nothing while a recorded integrity failure suspends appends (exit 1)', () => {
+    const ledger = join(dir, 'suspended');
+    expect(run('ledger-generate.ts', ['--events', '5'], ledger).status).to.equal(0);
+    const db = new Database(join(ledger, 'ledger.db'));
+    // What the service records when its verifier finds the chain broken (compose.ts, INTEGRITY_META).
+    db.prepare('INSERT OR REPLACE INTO tlog_meta (key, value) VALUES (?, ?)').run(
+      'integrity_failure',
+      JSON.stringify({ code: 'content_hash', seq: 3, expected: 'a', actual: 'b' }),
+    );
+    db.close();
+    for (const [script, args] of [
+      ['keys.ts', ['create', '--org', 'Acme', '--scopes', 'credit:read']],
+      ['keys.ts', ['revoke', 'key_abc']],
+      ['import-sam.ts', [join(REPO_ROOT, 'test/fixtures/sam/exclusions-small.csv')]],
+      ['ledger-generate.ts', ['--events', '5']],
+    ] as const) {
+      const r = run(script, [...args], ledger);
+      expect([script, r.status]).to.deep.equal([script, 1]);
+      oneLine(
+        r,
+        /^refusing to append: appends to .* are suspended since its integrity check failed at seq 3 \(content_hash\)/,
+      );
+    }
+    expect(run('keys.ts', ['list'], ledger).status).to.equal(0);
+    expect(JSON.parse(run('ledger-verify.ts', ['--json'], ledger).stdout)).to.deep.include({ head: 5 });
   });
 
   it('ledger:verify refuses --key without --checkpoint (it checks nothing else)', () => {
