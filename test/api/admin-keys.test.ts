@@ -113,29 +113,6 @@ describe('org and key administration over HTTP', function () {
       expect(scope.status).to.equal(400);
     });
 
-    it('refuses control characters in an org name, a key label or a revocation reason (400, nothing appended)', async () => {
-      const orgId = await createOrg('Harbor Credit Union');
-      const issued = await issue(orgId, ['credit:read']);
-      const before = (await ledgerEvents()).length;
-      const refused = [
-        await post('/api/admin/orgs', operatorKey, { name: 'Bell\u0007 Lending' }),
-        await post('/api/admin/orgs', operatorKey, { name: 'Null\u0000Bank' }),
-        await post('/api/admin/keys', operatorKey, {
-          org_id: orgId,
-          scopes: ['credit:read'],
-          label: 'ci\u001b[2J',
-        }),
-        await post(`/api/admin/keys/${issued.key_id}/revoke`, operatorKey, { reason: 'left\u0000' }),
-      ];
-      expect(refused.map((r) => r.status)).to.deep.equal([400, 400, 400, 400]);
-      expect((await ledgerEvents()).length).to.equal(before);
-      // Free text keeps its layout: a reason may span lines.
-      const revoked = await post(`/api/admin/keys/${issued.key_id}/revoke`, operatorKey, {
-        reason: 'left the firm\nticket 42',
-      });
-      expect(revoked.status, JSON.stringify(revoked.body)).to.be.oneOf([200, 201]);
-    });
-
     it('shows a key secret once: an Idempotency-Key retry answers 409 naming the key, without the secret', async () => {
       const orgId = await createOrg('Harbor Credit Union');
       const send = () =>
