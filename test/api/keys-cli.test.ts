@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
-import { runScript } from '../support/cli.js';
+import { ledgerHeadOf, runScript } from '../support/cli.js';
 
 /** `npm run keys -- create|revoke|list`: what it records takes the rules POST /api/admin/* applies. */
 describe('keys CLI', function () {
@@ -15,14 +14,7 @@ describe('keys CLI', function () {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
   const keys = (...args: string[]) => runScript('keys.ts', args, { DATA_DIR: dataDir });
 
-  async function ledgerHead(): Promise<number> {
-    const store = SqliteEventStore.open(join(dataDir, 'ledger.db'));
-    try {
-      return (await store.head()).seq;
-    } finally {
-      await store.close();
-    }
-  }
+  const ledgerHead = () => ledgerHeadOf(dataDir);
 
   it('refuses a control character in an org name, label or reason, or an overlong label (exit 2, nothing recorded)', async () => {
     const created = keys('create', '--org', 'Harbor', '--scopes', 'credit:read', '--json');

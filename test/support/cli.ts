@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -76,4 +77,14 @@ export function runScript(script: string, args: string[], env: Record<string, st
     timeout: 60_000,
   });
   return { status: out.status, stdout: out.stdout, stderr: out.stderr };
+}
+
+/** The head seq of the embedded ledger in `dataDir` (what a CLI spec checks it left unchanged). */
+export async function ledgerHeadOf(dataDir: string): Promise<number> {
+  const store = SqliteEventStore.open(join(dataDir, 'ledger.db'));
+  try {
+    return (await store.head()).seq;
+  } finally {
+    await store.close();
+  }
 }

@@ -2,8 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
-import { runScript } from '../../support/cli.js';
+import { ledgerHeadOf, runScript } from '../../support/cli.js';
 import { BOF, cleanupTemp, FIXTURES, v2Record, writeTemp } from './support.js';
 
 const ZIP = join(FIXTURES, 'SAM_Exclusions_Public_Extract_24100.zip');
@@ -22,14 +21,7 @@ describe('npm run import-sam (CLI)', function () {
   });
   const importSam = (...args: string[]) => runScript('import-sam.ts', args, { DATA_DIR: dataDir });
 
-  async function ledgerHead(): Promise<number> {
-    const store = SqliteEventStore.open(join(dataDir, 'ledger.db'));
-    try {
-      return (await store.head()).seq;
-    } finally {
-      await store.close();
-    }
-  }
+  const ledgerHead = () => ledgerHeadOf(dataDir);
 
   it('prints its usage with --help and exits 0', () => {
     const run = importSam('--help');
