@@ -206,9 +206,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       await j.compile();
       await j.signAll();
       await j.notarize(waiver);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const accepted = await j.post(`/api/draws/${j.drawId}/accept`, { reason: 'pay line 8' }, approver);
-      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      const accepted = await j.accept('pay line 8');
       const before = await j.svc.head();
       const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
       expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
@@ -285,13 +283,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
         reason: 'waiver shortfall cured at closing',
       });
       expect(withoutScope.status).to.equal(403);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const acceptedRes = await j.post(
-        `/api/draws/${j.drawId}/accept`,
-        { reason: 'waiver shortfall cured at closing' },
-        approver,
-      );
-      expect(acceptedRes.status, JSON.stringify(acceptedRes.body)).to.equal(201);
+      const acceptedRes = await j.accept('waiver shortfall cured at closing');
       expect(acceptedRes.body.acceptance).to.include({
         draw_verdict: 'FUNDABLE_WITH_CONDITIONS',
         reason: 'waiver shortfall cured at closing',
@@ -358,13 +350,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect((await j.compile()).body.compilation.draw_verdict).to.equal('FUNDABLE_WITH_CONDITIONS');
       await j.signAll();
       await j.notarize(waiver);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const acceptedRes = await j.post(
-        `/api/draws/${j.drawId}/accept`,
-        { reason: 'GL renewal binder on file' },
-        approver,
-      );
-      expect(acceptedRes.status, JSON.stringify(acceptedRes.body)).to.equal(201);
+      const acceptedRes = await j.accept('GL renewal binder on file');
       expect(acceptedRes.body.acceptance.accepted_codes).to.deep.equal(['INSURANCE_EXPIRY']);
 
       // Nine days on, the builder's risk expires within 30 days too: a new finding nobody accepted,
@@ -376,12 +362,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
         /; not accepted: INSURANCE_EXPIRY \(FND-[a-z2-7]{16}\)$/,
       );
 
-      const again = await j.post(
-        `/api/draws/${j.drawId}/accept`,
-        { reason: 'builder’s risk renewal binder on file too' },
-        approver,
-      );
-      expect(again.status, JSON.stringify(again.body)).to.equal(201);
+      await j.accept('builder’s risk renewal binder on file too');
       expect((await j.post('/api/payment-push', { draw_id: j.drawId })).status).to.equal(201);
     });
 
@@ -400,13 +381,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(failed(byAch)).to.deep.equal(['verdict_fundable', 'eligibility']);
       expect(detailOf(byAch, 'eligibility')).to.match(/^PRAL HOLD .* allows ESCROW; asked ACH$/);
       expect(failed(await refusedGates(j, { rail: 'ESCROW' }))).to.deep.equal(['verdict_fundable']);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const acceptedRes = await j.post(
-        `/api/draws/${j.drawId}/accept`,
-        { reason: 'fund at the inspected amounts' },
-        approver,
-      );
-      expect(acceptedRes.status, JSON.stringify(acceptedRes.body)).to.equal(201);
+      await j.accept('fund at the inspected amounts');
       expect(failed(await refusedGates(j, { rail: 'ACH' }))).to.deep.equal(['eligibility']);
       // No rail named: the push takes the preferred rail the PRAL allows, here ESCROW.
       const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
@@ -425,13 +400,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(compiled.body.compilation.fundable_amount).to.equal(D(81_000));
       await j.signAll();
       await j.notarize(waiver);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const accepted = await j.post(
-        `/api/draws/${j.drawId}/accept`,
-        { reason: 'inspected amounts' },
-        approver,
-      );
-      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      await j.accept('inspected amounts');
       const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
       expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
       expect(paid.body.payment.amount).to.equal(D(81_000));
@@ -463,13 +432,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(detailOf(gates, 'verdict_fundable')).to.match(
         /^at the head the draw is REDUCED \(fundable at inspected amounts: 8100000 of 13500000\)/,
       );
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const accepted = await j.post(
-        `/api/draws/${j.drawId}/accept`,
-        { reason: 'inspected amounts' },
-        approver,
-      );
-      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      await j.accept('inspected amounts');
       const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
       expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
       expect(paid.body.payment.amount).to.equal(D(81_000));
@@ -502,9 +465,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(compiled.body.compilation.fundable_amount).to.equal(D(63_000));
       await j.signAll();
       await j.notarize(waiver);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const accepted = await j.post(`/api/draws/${j.drawId}/accept`, { reason: 'site walk' }, approver);
-      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      await j.accept('site walk');
       const paid = await j.post('/api/payment-push', { draw_id: j.drawId, rail: 'ESCROW' });
       expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
       expect(paid.body.payment.amount).to.equal(D(63_000));
@@ -567,13 +528,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       expect(compiled.body.compilation.reasons).to.include('WARNING: DUPLICATE_OR_UNSUPPORTED_COST');
       await j.signAll();
       await j.notarize(waiver);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const accepted = await j.post(
-        `/api/draws/${j.drawId}/accept`,
-        { reason: 'pay the G702 figure' },
-        approver,
-      );
-      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      await j.accept('pay the G702 figure');
       const paid = await j.post('/api/payment-push', { draw_id: j.drawId });
       expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
       expect(paid.body.payment.amount).to.equal(D(135_000));
@@ -589,9 +544,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       );
       await j.signAll();
       await j.notarize(waiver);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const accepted = await j.post(`/api/draws/${j.drawId}/accept`, { reason: 'as stated' }, approver);
-      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      await j.accept('as stated');
       const gates = await refusedGates(j);
       expect(failed(gates)).to.deep.equal(['verdict_fundable']);
       expect(detailOf(gates, 'verdict_fundable')).to.match(
@@ -624,9 +577,7 @@ describe('payment gate: a compiled draw is paid only on the facts at the moment 
       );
       await j.signAll();
       await j.notarize(waiver);
-      const approver = await j.svc.key('First Builders Bank', ['draws:approve']);
-      const accepted = await j.post(`/api/draws/${j.drawId}/accept`, { reason: 'as billed' }, approver);
-      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      await j.accept('as billed');
       for (const rail of ['ACH', 'ESCROW']) {
         const gates = await refusedGates(j, { rail });
         expect(failed(gates)).to.deep.equal(['in_balance']);

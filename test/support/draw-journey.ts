@@ -44,6 +44,8 @@ export interface DrawJourney {
     inspectedLines?: { line: number; percent_complete: number }[];
     unsigned?: boolean;
   }): Promise<string>;
+  /** A new `draws:approve` key of the lender's org accepts the draw with `reason`; expected 201, the answer. */
+  accept(reason: string): Promise<request.Response>;
   /** A second inspection of the draw (another inspector, 2026-06-03): line 1 at `line1Pct`, line 2 at 8.33 %. */
   reinspect(line1Pct: number): Promise<void>;
   /**
@@ -215,6 +217,12 @@ export async function startJourney(
         ],
         stored_materials_verified: true,
       });
+    },
+    async accept(reason) {
+      const approver = await svc.key('First Builders Bank', ['draws:approve']);
+      const accepted = await post(`/api/draws/${drawId}/accept`, { reason }, approver);
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      return accepted;
     },
     async secondApplication({ invoices, draw = {}, inspected, waiverAmount }) {
       const invoiceIds: string[] = [];
