@@ -11,6 +11,7 @@ import {
   screenshot,
   watchProblems,
   type Listening,
+  type PageProblems,
 } from '../support/browser.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -42,6 +43,32 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
     await page.getByLabel(/API key with the/).fill(lender.key);
     await page.getByLabel(/Log verifier key/).fill(logKey);
     await page.getByRole('button', { name: 'Use key' }).click();
+  }
+
+  /** The target event and the server's genuine audit-verify answer for its hash. */
+  async function genuineAudit() {
+    const reader = { 'x-plumbline-api-key': lender.key };
+    const target = await request(svc.app).get(`/api/ledger/${targetSeq}`).set(reader);
+    const genuine = await request(svc.app)
+      .post('/api/audit-verify')
+      .set(reader)
+      .send({ hash: target.body.hash });
+    return { reader, target, genuine };
+  }
+
+  /**
+   * Audits `hash` in the explorer's audit box (the page's routes already set): the answer is shown
+   * as not proven, nothing reads verified, and the page threw nothing. The answer's text.
+   */
+  async function auditRefused(page: Page, problems: PageProblems, hash: string): Promise<string> {
+    await openWithKey(page);
+    await page.locator('#audit-section:not([hidden])').waitFor();
+    await page.getByLabel(/Event, report, certificate/).fill(hash);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.locator('#audit-result .chain-status.bad').waitFor();
+    expect(await page.locator('#audit-result .chain-status.ok').count()).to.equal(0);
+    expect(problems.pageErrors).to.deep.equal([]);
+    return (await page.locator('#audit-result').textContent()) ?? '';
   }
 
   before(async () => {
@@ -394,12 +421,7 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
   // server vouching for a hash with another event's receipt, or with a receipt whose proof does not
   // lead to the signed root, was shown as verified. The receipt is now checked with the log key.
   it('audits with the receipt checked against the log key: another event’s or an altered receipt is not proof', async () => {
-    const reader = { 'x-plumbline-api-key': lender.key };
-    const target = await request(svc.app).get(`/api/ledger/${targetSeq}`).set(reader);
-    const genuine = await request(svc.app)
-      .post('/api/audit-verify')
-      .set(reader)
-      .send({ hash: target.body.hash });
+    const { reader, target, genuine } = await genuineAudit();
     const other = await request(svc.app)
       .get(`/api/ledger/receipt?seq=${targetSeq - 1}`)
       .set(reader);
@@ -414,26 +436,14 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
       await page.route('**/api/audit-verify', (route) =>
         route.fulfill({ json: { ...genuine.body, receipt } }),
       );
-      await openWithKey(page);
-      await page.locator('#audit-section:not([hidden])').waitFor();
-      await page.getByLabel(/Event, report, certificate/).fill(String(target.body.hash));
-      await page.getByRole('button', { name: 'Verify' }).click();
-      await page.locator('#audit-result .chain-status.bad').waitFor();
-      const text = (await page.locator('#audit-result').textContent()) ?? '';
+      const text = await auditRefused(page, problems, String(target.body.hash));
       expect(text).to.include(`Not proven by the log: ${says}`);
-      expect(await page.locator('#audit-result .chain-status.ok').count()).to.equal(0);
-      expect(problems.pageErrors).to.deep.equal([]);
       await page.close();
     }
   });
 
   it('does not show a forged AUTHENTIC answer as verified: the proven event must carry the hash, rehashed in the browser', async () => {
-    const reader = { 'x-plumbline-api-key': lender.key };
-    const target = await request(svc.app).get(`/api/ledger/${targetSeq}`).set(reader);
-    const genuine = await request(svc.app)
-      .post('/api/audit-verify')
-      .set(reader)
-      .send({ hash: target.body.hash });
+    const { target, genuine } = await genuineAudit();
     expect(genuine.body.verdict).to.equal('AUTHENTIC');
     // A server (or anyone between) vouching for a hash nothing recorded as an artifact of a real
     // event, with that event's genuine receipt; then for the event's own hash with its content altered.
@@ -458,16 +468,7 @@ describe('ledger explorer page (GET /mesh-ledger.html)', function () {
           event.data.legal_name = 'Someone Else LLC';
           await route.fulfill({ response, json: event });
         });
-      await openWithKey(page);
-      await page.locator('#audit-section:not([hidden])').waitFor();
-      await page.getByLabel(/Event, report, certificate/).fill(hash);
-      await page.getByRole('button', { name: 'Verify' }).click();
-      await page.locator('#audit-result .chain-status.bad').waitFor();
-      expect((await page.locator('#audit-result').textContent()) ?? '').to.include(
-        `Not proven by the log: ${says}.`,
-      );
-      expect(await page.locator('#audit-result .chain-status.ok').count()).to.equal(0);
-      expect(problems.pageErrors).to.deep.equal([]);
+      expect(await auditRefused(page, problems, hash)).to.include(`Not proven by the log: ${says}.`);
       await page.close();
     }
   });
