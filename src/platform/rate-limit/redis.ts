@@ -60,14 +60,20 @@ end
 return {1, count, ttl}
 `;
 
-/** Give back a reserved place (a call not served): counter and tally down by one, never below 0. */
-const RELEASE_SCRIPT = `
+/**
+ * Lua that gives one place back: the counter (KEYS[1]) and the action's tally (KEYS[2], field
+ * `action`, a script argument; none when empty) down by one, never below 0. Leaves `count` set.
+ */
+const giveBack = (action: string): string => `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 if count > 0 then redis.call('DECR', KEYS[1]) end
-if ARGV[1] ~= '' then
-  local n = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
-  if n > 1 then redis.call('HINCRBY', KEYS[2], ARGV[1], -1) elseif n == 1 then redis.call('HDEL', KEYS[2], ARGV[1]) end
-end
+if ${action} ~= '' then
+  local n = tonumber(redis.call('HGET', KEYS[2], ${action}) or '0')
+  if n > 1 then redis.call('HINCRBY', KEYS[2], ${action}, -1) elseif n == 1 then redis.call('HDEL', KEYS[2], ${action}) end
+end`;
+
+/** Give back a reserved place (a call not served): counter and tally down by one, never below 0. */
+const RELEASE_SCRIPT = `${giveBack('ARGV[1]')}
 return count
 `;
 
@@ -82,13 +88,7 @@ local mark = redis.call('HGET', KEYS[3], ARGV[1])
 if mark == '0' then return 0 end
 redis.call('HSET', KEYS[3], ARGV[1], '0')
 if redis.call('PTTL', KEYS[3]) < 0 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
-if mark ~= '1' then return 0 end
-local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-if count > 0 then redis.call('DECR', KEYS[1]) end
-if ARGV[2] ~= '' then
-  local n = tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0')
-  if n > 1 then redis.call('HINCRBY', KEYS[2], ARGV[2], -1) elseif n == 1 then redis.call('HDEL', KEYS[2], ARGV[2]) end
-end
+if mark ~= '1' then return 0 end${giveBack('ARGV[2]')}
 return 1
 `;
 
