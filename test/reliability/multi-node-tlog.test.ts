@@ -7,7 +7,6 @@
  * misbehaved) and 49 consistency proofs to a size another node had signed answered 404.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -15,7 +14,7 @@ import { freePort } from '../../bench/lib/child.js';
 import { checkLog, type MonitorState } from '../../src/monitor/index.js';
 import { generateApiKey } from '../../src/platform/crypto/api-key.js';
 import { startStandinProcess, type StandinProcess } from '../support/esdb-standin-process.js';
-import { startMain, type Child } from './support.js';
+import { startMain, stopChild, type Child } from './support.js';
 
 const SECRETS = {
   KEY_PEPPER: 'tlog-nodes-pepper-0123456789abcdef0123',
@@ -31,12 +30,7 @@ describe('one transparency log served by several nodes on one EventStoreDB', fun
   const dirs: string[] = [];
 
   after(async () => {
-    for (const node of nodes)
-      if (node.process.exitCode === null && node.process.signalCode === null) {
-        const exited = once(node.process, 'exit');
-        node.process.kill('SIGTERM');
-        await exited;
-      }
+    for (const node of nodes) await stopChild(node.process, 'SIGTERM');
     await standin?.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
