@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createApp } from '../src/app.js';
+import { createAppServer } from '../src/platform/http/server.js';
 import { compose } from '../src/compose.js';
 import { systemClock } from '../src/platform/clock.js';
 import { createLogger } from '../src/platform/log.js';
@@ -98,7 +99,7 @@ async function service(dataDir: string): Promise<Server> {
     },
   });
   const app = createApp(composed.deps);
-  const server = createServer(app);
+  const server = createAppServer(app);
   process.once('SIGTERM', () => {
     server.close();
     void composed.close().then(() => process.exit(0));

@@ -3,7 +3,7 @@
  * embedded ledger (and DEMO not 0) it seeds the demo dataset and prints a demo key once; on
  * EventStoreDB it writes nothing fictitious, only the platform operator (src/demo/first-start.ts).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { ConfigError, loadServiceConfig } from './config.js';
 import { createApp, paymentOutboxOf, serviceOf } from './app.js';
@@ -13,6 +13,7 @@ import { seedOnFirstStart } from './demo/first-start.js';
 import { systemClock } from './platform/clock.js';
 import { createLogger } from './platform/log.js';
 import { installProcessGuards } from './platform/http/process-guards.js';
+import { createAppServer } from './platform/http/server.js';
 import { ReadModelFileBusy } from './platform/projections/index.js';
 import { LogKeyChanged } from './platform/tlog/log.js';
 
@@ -116,15 +117,13 @@ const app = createApp({
   admission: { concurrency: config.HTTP_CONCURRENCY, maxInFlight: config.HTTP_MAX_IN_FLIGHT },
 });
 const evaluator = new BehaviorEvaluator(serviceOf(app));
-const server = createServer(
-  {
-    // A client gets this long to send its request (408 after); checked every second, not Node's 30 s.
-    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
-    headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
-    connectionsCheckingInterval: 1_000,
-  },
-  app,
-);
+// Requests and responses are born with Express's prototypes (platform/http/server.ts).
+const server = createAppServer(app, {
+  // A client gets this long to send its request (408 after); checked every second, not Node's 30 s.
+  requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+  headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+  connectionsCheckingInterval: 1_000,
+});
 server.on('error', cannotListen);
 server.listen(config.PORT, config.HOST, () => {
   // From here on no escaped error ends the process; before, a startup failure still does.

@@ -7,13 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from '../app.js';
 import { findingId } from '../governance/findings.js';
 import { PLATFORM_OPERATOR_ORG, type IssuedKey } from '../orgs/keys.js';
 import { OPERATOR_SCOPES } from '../orgs/operator.js';
 import { ManualClock } from '../platform/clock.js';
+import { createAppServer } from '../platform/http/server.js';
 import type { Logger } from '../platform/log.js';
 import type { ApiKeyScope, RandomBytes } from '../platform/crypto/api-key.js';
 import { MemoryRateLimitStore, RateLimiter } from '../platform/rate-limit/index.js';
@@ -200,7 +200,7 @@ async function listen(deps: AppDeps, clock: ManualClock) {
   const limiter = new RateLimiter({ store: new MemoryRateLimitStore(clock), clock, onStoreError: 'closed' });
   // A thousand backfill requests would drown the real access log: only warnings and errors pass.
   const logger: Logger = { ...deps.logger, debug: () => undefined, info: () => undefined };
-  const server = createServer(createApp({ ...deps, clock, limiter, logger }));
+  const server = createAppServer(createApp({ ...deps, clock, limiter, logger }));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
