@@ -85,6 +85,24 @@ export function targetsOf(r: Results): Target[] {
       target: '< 25 ms',
       met: s.p99_ms < 25,
     });
+    // ISSUE 19's read targets for score: half of bare Express's throughput, and a p99 within twice
+    // Express's p99 in the same run.
+    out.push({
+      measurement: 'read: score vs bare Express (issue 19)',
+      value: `${n(s.requests_per_second)} req/s`,
+      baseline: `bare Express ${n(e.requests_per_second)} req/s`,
+      ratio: x(r.read.ratio_vs_express),
+      target: '≥ 0.5×',
+      met: r.read.ratio_vs_express >= 0.5,
+    });
+    out.push({
+      measurement: 'read: score p99 vs bare Express p99 (issue 19)',
+      value: `${s.p99_ms} ms`,
+      baseline: `bare Express p99 ${e.p99_ms} ms`,
+      ratio: xUp(s.p99_ms / Math.max(e.p99_ms, 1)),
+      target: '≤ 2×',
+      met: s.p99_ms <= 2 * e.p99_ms,
+    });
     const u = r.read.service_usage;
     out.push({
       measurement: 'read: lender usage (no scoring, no append)',
