@@ -38,8 +38,10 @@ export interface MultiHash {
   blake2b_256: string;
 }
 
+/** The three digests of one input; a string is encoded to UTF-8 once, not once per digest. */
 export function multiHash(input: string | Uint8Array): MultiHash {
-  return { sha256: sha256Hex(input), sha3_256: sha3_256Hex(input), blake2b_256: blake2b256Hex(input) };
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  return { sha256: sha256Hex(bytes), sha3_256: sha3_256Hex(bytes), blake2b_256: blake2b256Hex(bytes) };
 }
 
 export const HEX64 = /^[0-9a-f]{64}$/;
