@@ -105,23 +105,81 @@ function levelAbove(below: string): string {
   return digests.join('');
 }
 
+/** The root of one whole tile given as its 256 leaf hashes in one latin1 string (`levelAbove`). */
+function tileRootOfText(tile: string): string {
+  let below = tile;
+  for (let r = 1; r <= TILE_HEIGHT; r += 1) below = levelAbove(below);
+  return below;
+}
+
 /**
  * The roots of the whole tiles (256 leaves each) in a run of leaf hashes that starts at a tile
  * boundary, 32 bytes each; a partial tile at the end has none. `ledger:verify`'s threads take them
- * with the leaves they hash, so the thread that grows the tree (`appendLeafHashes`) hashes only
- * the levels above: a tile's 255 interior hashes were about a tenth of a pass, all on one thread.
+ * with the leaves they hash (`LeafRun`), so the thread that grows the tree (`appendLeafHashes`)
+ * hashes only the levels above: a tile's 255 interior hashes were about a tenth of a pass, all on
+ * one thread.
  */
 export function tileRootsOf(leaves: Uint8Array): Buffer {
   const tileBytes = TILE_WIDTH * HASH_SIZE;
   const whole = Math.floor(leaves.length / tileBytes);
   const text = Buffer.from(leaves.buffer, leaves.byteOffset, whole * tileBytes).toString('latin1');
   const roots: string[] = new Array<string>(whole);
-  for (let t = 0; t < whole; t += 1) {
-    let below = text.substring(t * tileBytes, (t + 1) * tileBytes);
-    for (let r = 1; r <= TILE_HEIGHT; r += 1) below = levelAbove(below);
-    roots[t] = below;
-  }
+  for (let t = 0; t < whole; t += 1)
+    roots[t] = tileRootOfText(text.substring(t * tileBytes, (t + 1) * tileBytes));
   return Buffer.from(roots.join(''), 'latin1');
+}
+
+/**
+ * A run of leaf hashes as the chain walk hands them over (`ChainVerifier.pushRow`: 32-character
+ * latin1 strings), gathered a tile at a time: each 256 leaves are joined once, written into the
+ * run's buffer and — when the run starts at a tile boundary — hashed into their tile's root there
+ * and then (`tileRootsOf`'s roots, without reading the leaves back out of the buffer). So no leaf
+ * outlives its tile: a run's strings were all kept until its end (10,240 of them in a chunk of
+ * `ledger:verify`), outlived the young generation and were promoted, copied and collected again.
+ */
+export class LeafRun {
+  readonly #bytes: Buffer;
+  readonly #tile: string[] = new Array<string>(TILE_WIDTH);
+  readonly #roots: string[] | null;
+  #inTile = 0;
+  #length = 0;
+
+  /** Room for `capacity` leaves; `startsTile`: the run's first leaf is a tile's first. */
+  constructor(capacity: number, startsTile: boolean) {
+    this.#bytes = Buffer.allocUnsafeSlow(capacity * HASH_SIZE);
+    this.#roots = startsTile ? [] : null;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(leaf: string): void {
+    if (this.#length * HASH_SIZE >= this.#bytes.length) throw new RangeError('the run is full');
+    this.#tile[this.#inTile] = leaf;
+    this.#inTile += 1;
+    this.#length += 1;
+    if (this.#inTile === TILE_WIDTH) this.#closeTile();
+  }
+
+  #closeTile(): void {
+    const whole = this.#inTile === TILE_WIDTH;
+    const text = (whole ? this.#tile : this.#tile.slice(0, this.#inTile)).join('');
+    this.#bytes.write(text, (this.#length - this.#inTile) * HASH_SIZE, 'latin1');
+    if (whole && this.#roots) this.#roots.push(tileRootOfText(text));
+    this.#inTile = 0;
+  }
+
+  /** The leaves pushed, 32 bytes each (a view of the run's buffer). */
+  leaves(): Buffer {
+    if (this.#inTile > 0) this.#closeTile();
+    return this.#bytes.subarray(0, this.#length * HASH_SIZE);
+  }
+
+  /** The roots of the run's whole tiles (`tileRootsOf`), or null when it does not start a tile. */
+  tileRoots(): Buffer | null {
+    return this.#roots && Buffer.from(this.#roots.join(''), 'latin1');
+  }
 }
 
 function nodeOf(level: Buffer, index: number): Buffer {
