@@ -33,7 +33,9 @@ port.once('message', (assignment: VerifyAssignment) => {
       const store = SqliteEventStore.open(path);
       mapForReading(store);
       await verifyClaimedChunks(store, plan, control, (chunk) => {
-        port.postMessage({ type: 'chunk', chunk } satisfies VerifyWorkerMessage);
+        // The leaves' buffer is the chunk's own (LeafRun): moved to the main thread, not copied.
+        const moved = chunk.leaves ? [chunk.leaves.buffer as ArrayBuffer] : [];
+        port.postMessage({ type: 'chunk', chunk } satisfies VerifyWorkerMessage, moved);
       });
       await store.close();
     }

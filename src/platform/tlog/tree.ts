@@ -249,7 +249,10 @@ export class TileTree implements HashSource {
   /**
    * Appends leaves given as their hashes, 32 bytes each, in seq order after the current size
    * (`ledger:verify`, whose chain walk hashed the leaves as it read the rows), with the roots of
-   * the run's whole tiles when the walk took those too (`tileRootsOf`).
+   * the run's whole tiles when the walk took those too (`tileRootsOf`). The tree keeps views of
+   * `hashes` rather than copies, so they must not change afterwards: `ledger:verify`'s runs are each
+   * a buffer of their own (`LeafRun`), handed over whole — copying each tile out of them cost the
+   * thread growing the tree a fresh allocation, page faults included, per 256 leaves.
    */
   appendLeafHashes(hashes: Uint8Array, tileRoots?: Uint8Array): void {
     if (hashes.length % 32 !== 0) throw new RangeError('leaf hashes come in 32-byte units');
@@ -264,7 +267,7 @@ export class TileTree implements HashSource {
         : undefined;
     let at = 0;
     // Up to the next tile boundary leaf by leaf; then whole tiles straight from the run's bytes
-    // (copied: the tree keeps them), with no view per leaf.
+    // (a view per tile, no copy), with no view per leaf.
     for (; at < bytes.length && (this.#partial[0]?.length ?? 0) > 0; at += 32)
       this.#appendLeaf(bytes.subarray(at, at + 32), filled);
     for (let t = 0; at + tileBytes <= bytes.length; at += tileBytes, t += 1) {
@@ -273,7 +276,7 @@ export class TileTree implements HashSource {
         roots && roots.length >= (t + 1) * HASH_SIZE
           ? roots.subarray(t * HASH_SIZE, (t + 1) * HASH_SIZE)
           : undefined;
-      this.#closeTile(0, Buffer.from(bytes.subarray(at, at + tileBytes)), filled, root && Buffer.from(root));
+      this.#closeTile(0, bytes.subarray(at, at + tileBytes), filled, root);
     }
     for (; at < bytes.length; at += 32) this.#appendLeaf(bytes.subarray(at, at + 32), filled);
     if (filled.length > 0) this.storage.saveTiles(filled);
