@@ -139,15 +139,18 @@ export function tileRootsOf(leaves: Uint8Array): Buffer {
  */
 export class LeafRun {
   readonly #bytes: Buffer;
-  readonly #tile: string[] = new Array<string>(TILE_WIDTH);
+  // Filled up front: its first leaf then changes no map (a deoptimization in each thread's first chunk).
+  readonly #tile: string[] = new Array<string>(TILE_WIDTH).fill('');
+  /** Whole tiles' roots (preallocated, like `#tile`), or null when the run does not start a tile. */
   readonly #roots: string[] | null;
+  #rootCount = 0;
   #inTile = 0;
   #length = 0;
 
   /** Room for `capacity` leaves; `startsTile`: the run's first leaf is a tile's first. */
   constructor(capacity: number, startsTile: boolean) {
     this.#bytes = Buffer.allocUnsafeSlow(capacity * HASH_SIZE);
-    this.#roots = startsTile ? [] : null;
+    this.#roots = startsTile ? new Array<string>(Math.floor(capacity / TILE_WIDTH)).fill('') : null;
   }
 
   get length(): number {
@@ -165,8 +168,11 @@ export class LeafRun {
   #closeTile(): void {
     const whole = this.#inTile === TILE_WIDTH;
     const text = (whole ? this.#tile : this.#tile.slice(0, this.#inTile)).join('');
-    this.#bytes.write(text, (this.#length - this.#inTile) * HASH_SIZE, 'latin1');
-    if (whole && this.#roots) this.#roots.push(tileRootOfText(text));
+    this.#bytes.write(text, (this.#length - this.#inTile) * HASH_SIZE, text.length, 'latin1');
+    if (whole && this.#roots) {
+      this.#roots[this.#rootCount] = tileRootOfText(text);
+      this.#rootCount += 1;
+    }
     this.#inTile = 0;
   }
 
@@ -178,7 +184,7 @@ export class LeafRun {
 
   /** The roots of the run's whole tiles (`tileRootsOf`), or null when it does not start a tile. */
   tileRoots(): Buffer | null {
-    return this.#roots && Buffer.from(this.#roots.join(''), 'latin1');
+    return this.#roots && Buffer.from(this.#roots.slice(0, this.#rootCount).join(''), 'latin1');
   }
 }
 
