@@ -29,17 +29,22 @@ const port = parentPort!;
 port.once('message', (assignment: VerifyAssignment) => {
   void (async () => {
     const { path, plan, control, slot } = assignment;
-    if (startClaiming(control, slot)) {
-      const store = SqliteEventStore.open(path);
-      mapForReading(store);
-      await verifyClaimedChunks(store, plan, control, (chunk) => {
-        // The leaves' buffer is the chunk's own (LeafRun): moved to the main thread, not copied.
-        const moved = chunk.leaves ? [chunk.leaves.buffer as ArrayBuffer] : [];
-        port.postMessage({ type: 'chunk', chunk } satisfies VerifyWorkerMessage, moved);
-      });
-      await store.close();
+    if (!startClaiming(control, slot)) {
+      port.postMessage({ type: 'done' } satisfies VerifyWorkerMessage);
+      port.close();
+      return;
     }
+    const store = SqliteEventStore.open(path);
+    mapForReading(store);
+    await verifyClaimedChunks(store, plan, control, (chunk) => {
+      // The leaves' buffer is the chunk's own (LeafRun): moved to the main thread, not copied.
+      const moved = chunk.leaves ? [chunk.leaves.buffer as ArrayBuffer] : [];
+      port.postMessage({ type: 'chunk', chunk } satisfies VerifyWorkerMessage, moved);
+    });
+    // Done before the connection is closed: closing unmaps the ledger file the walk mapped page by
+    // page (13 ms on the 100k bench ledger, ~100 ms on the 1M one), and the pass waits for this.
     port.postMessage({ type: 'done' } satisfies VerifyWorkerMessage);
+    await store.close();
     port.close();
   })();
 });
