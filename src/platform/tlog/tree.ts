@@ -176,7 +176,7 @@ export class LeafRun {
     this.#inTile = 0;
   }
 
-  /** The leaves pushed, 32 bytes each (a view of the run's buffer). */
+  /** The leaves pushed, 32 bytes each (a view of the run's buffer), once the run is complete. */
   leaves(): Buffer {
     if (this.#inTile > 0) this.#closeTile();
     return this.#bytes.subarray(0, this.#length * HASH_SIZE);
