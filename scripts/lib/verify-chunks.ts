@@ -11,7 +11,7 @@ import { GENESIS_HASH, type LedgerHead } from '../../src/platform/ledger/envelop
 import type { VerifyResult } from '../../src/platform/ledger/verify.js';
 import { verifyRows } from '../../src/platform/ledger/verify-store.js';
 import { TILE_WIDTH } from '../../src/platform/tlog/tiles.js';
-import { tileRootsOf } from '../../src/platform/tlog/tree.js';
+import { LeafRun } from '../../src/platform/tlog/tree.js';
 
 /** SQLite caps this at its compile-time limit (2 GiB by default); pages past it are read as usual. */
 const MAP_BYTES = 4 * 2 ** 30;
@@ -107,15 +107,18 @@ export async function verifyClaimedChunks(
   const results: ChunkResult[] = [];
   for (let index = claim(control, plan); index >= 0; index = claim(control, plan)) {
     const from = index * plan.chunkSize + 1;
-    const { leaves, ...result } = verifyRows(store, {
+    const to = Math.min(plan.head, from + plan.chunkSize - 1);
+    // Tile roots only where they are the tree's: a chunk that starts at a tile boundary.
+    const run = new LeafRun(to - from + 1, (from - 1) % TILE_WIDTH === 0);
+    const result = verifyRows(store, {
       from: before.get(from) ?? { seq: 0, hash: GENESIS_HASH },
-      to: Math.min(plan.head, from + plan.chunkSize - 1),
+      to,
       stopAtFirstIssue: plan.stopAtFirstIssue,
-      leaves: true,
+      leaves: run,
     });
     if (!result.ok && plan.stopAtFirstIssue) stopAfter(control, index);
-    // Roots only where they are the tree's: a chunk that starts at a tile boundary.
-    const tileRoots = leaves && (from - 1) % TILE_WIDTH === 0 ? tileRootsOf(leaves) : null;
+    const leaves = result.ok ? run.leaves() : null;
+    const tileRoots = result.ok ? run.tileRoots() : null;
     const chunk: ChunkResult = { index, result, leaves, tileRoots };
     results.push(chunk);
     await onChunk(chunk);

@@ -17,8 +17,11 @@ const { workerData } = require('node:worker_threads');
   : import(workerData.entry));
 `;
 
-/** Three semi-spaces' worth (V8 sizes the young generation as 3 × the semi-space). */
-const YOUNG_GENERATION_MB = 3 * 64;
+/**
+ * Three semi-spaces' worth (V8 sizes the young generation as 3 × the semi-space): 2 MiB
+ * semi-spaces, a young generation that stays in the caches and is never grown into fresh pages.
+ */
+const YOUNG_GENERATION_MB = 3 * 2;
 
 /** One worker: booting, then serving the one pass it is assigned. */
 export class VerifyWorker {
@@ -30,10 +33,13 @@ export class VerifyWorker {
 
   constructor(entry: string) {
     // Under tsx, workers load TypeScript through tsx's loader, registered in the worker before the entry.
-    // A young generation larger than V8's default (16 MiB semi-spaces): the walk allocates each row's
-    // strings and drops them a page later, and with the default one scavenge after another copied
-    // the live page — measured on the 100k bench ledger, a 64 MiB semi-space took ~25 % off a
-    // thread's CPU time per event.
+    // A small young generation: a row's strings die within its page (verifyRows reads 250 at a
+    // time) and a chunk's leaves within their tile (LeafRun), so little survives a scavenge, and
+    // V8's default (16 MiB semi-spaces, grown from 1 MiB as survivors add up) only spread the walk
+    // over fresh pages — page faults cost ~8–10 µs each on this VM. 64 MiB semi-spaces took ~25 %
+    // off a thread's CPU when each row's strings outlived 1,000-row pages and the leaves their
+    // chunk; with those gone, 2 MiB measured best (two threads, cold passes: 100k bench ledger 8.47
+    // → 7.95 µs of CPU per event against 64 MiB, 1M 5.64 → 5.57; 4 and 16 MiB no better).
     this.#worker = new Worker(BOOTSTRAP, {
       eval: true,
       workerData: { entry },

@@ -105,23 +105,87 @@ function levelAbove(below: string): string {
   return digests.join('');
 }
 
+/** The root of one whole tile given as its 256 leaf hashes in one latin1 string (`levelAbove`). */
+function tileRootOfText(tile: string): string {
+  let below = tile;
+  for (let r = 1; r <= TILE_HEIGHT; r += 1) below = levelAbove(below);
+  return below;
+}
+
 /**
  * The roots of the whole tiles (256 leaves each) in a run of leaf hashes that starts at a tile
  * boundary, 32 bytes each; a partial tile at the end has none. `ledger:verify`'s threads take them
- * with the leaves they hash, so the thread that grows the tree (`appendLeafHashes`) hashes only
- * the levels above: a tile's 255 interior hashes were about a tenth of a pass, all on one thread.
+ * with the leaves they hash (`LeafRun`), so the thread that grows the tree (`appendLeafHashes`)
+ * hashes only the levels above: a tile's 255 interior hashes were about a tenth of a pass, all on
+ * one thread.
  */
 export function tileRootsOf(leaves: Uint8Array): Buffer {
   const tileBytes = TILE_WIDTH * HASH_SIZE;
   const whole = Math.floor(leaves.length / tileBytes);
   const text = Buffer.from(leaves.buffer, leaves.byteOffset, whole * tileBytes).toString('latin1');
   const roots: string[] = new Array<string>(whole);
-  for (let t = 0; t < whole; t += 1) {
-    let below = text.substring(t * tileBytes, (t + 1) * tileBytes);
-    for (let r = 1; r <= TILE_HEIGHT; r += 1) below = levelAbove(below);
-    roots[t] = below;
-  }
+  for (let t = 0; t < whole; t += 1)
+    roots[t] = tileRootOfText(text.substring(t * tileBytes, (t + 1) * tileBytes));
   return Buffer.from(roots.join(''), 'latin1');
+}
+
+/**
+ * A run of leaf hashes as the chain walk hands them over (`ChainVerifier.pushRow`: 32-character
+ * latin1 strings), gathered a tile at a time: each 256 leaves are joined once, written into the
+ * run's buffer and — when the run starts at a tile boundary — hashed into their tile's root there
+ * and then (`tileRootsOf`'s roots, without reading the leaves back out of the buffer). So no leaf
+ * outlives its tile: a run's strings were all kept until its end (10,240 of them in a chunk of
+ * `ledger:verify`), outlived the young generation and were promoted, copied and collected again.
+ */
+export class LeafRun {
+  readonly #bytes: Buffer;
+  // Filled up front: its first leaf then changes no map (a deoptimization in each thread's first chunk).
+  readonly #tile: string[] = new Array<string>(TILE_WIDTH).fill('');
+  /** Whole tiles' roots (preallocated, like `#tile`), or null when the run does not start a tile. */
+  readonly #roots: string[] | null;
+  #rootCount = 0;
+  #inTile = 0;
+  #length = 0;
+
+  /** Room for `capacity` leaves; `startsTile`: the run's first leaf is a tile's first. */
+  constructor(capacity: number, startsTile: boolean) {
+    this.#bytes = Buffer.allocUnsafeSlow(capacity * HASH_SIZE);
+    this.#roots = startsTile ? new Array<string>(Math.floor(capacity / TILE_WIDTH)).fill('') : null;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(leaf: string): void {
+    if (this.#length * HASH_SIZE >= this.#bytes.length) throw new RangeError('the run is full');
+    this.#tile[this.#inTile] = leaf;
+    this.#inTile += 1;
+    this.#length += 1;
+    if (this.#inTile === TILE_WIDTH) this.#closeTile();
+  }
+
+  #closeTile(): void {
+    const whole = this.#inTile === TILE_WIDTH;
+    const text = (whole ? this.#tile : this.#tile.slice(0, this.#inTile)).join('');
+    this.#bytes.write(text, (this.#length - this.#inTile) * HASH_SIZE, text.length, 'latin1');
+    if (whole && this.#roots) {
+      this.#roots[this.#rootCount] = tileRootOfText(text);
+      this.#rootCount += 1;
+    }
+    this.#inTile = 0;
+  }
+
+  /** The leaves pushed, 32 bytes each (a view of the run's buffer), once the run is complete. */
+  leaves(): Buffer {
+    if (this.#inTile > 0) this.#closeTile();
+    return this.#bytes.subarray(0, this.#length * HASH_SIZE);
+  }
+
+  /** The roots of the run's whole tiles (`tileRootsOf`), or null when it does not start a tile. */
+  tileRoots(): Buffer | null {
+    return this.#roots && Buffer.from(this.#roots.slice(0, this.#rootCount).join(''), 'latin1');
+  }
 }
 
 function nodeOf(level: Buffer, index: number): Buffer {
@@ -191,7 +255,10 @@ export class TileTree implements HashSource {
   /**
    * Appends leaves given as their hashes, 32 bytes each, in seq order after the current size
    * (`ledger:verify`, whose chain walk hashed the leaves as it read the rows), with the roots of
-   * the run's whole tiles when the walk took those too (`tileRootsOf`).
+   * the run's whole tiles when the walk took those too (`tileRootsOf`). The tree keeps views of
+   * `hashes` rather than copies, so they must not change afterwards: `ledger:verify`'s runs are each
+   * a buffer of their own (`LeafRun`), handed over whole — copying each tile out of them cost the
+   * thread growing the tree a fresh allocation, page faults included, per 256 leaves.
    */
   appendLeafHashes(hashes: Uint8Array, tileRoots?: Uint8Array): void {
     if (hashes.length % 32 !== 0) throw new RangeError('leaf hashes come in 32-byte units');
@@ -206,7 +273,7 @@ export class TileTree implements HashSource {
         : undefined;
     let at = 0;
     // Up to the next tile boundary leaf by leaf; then whole tiles straight from the run's bytes
-    // (copied: the tree keeps them), with no view per leaf.
+    // (a view per tile, no copy), with no view per leaf.
     for (; at < bytes.length && (this.#partial[0]?.length ?? 0) > 0; at += 32)
       this.#appendLeaf(bytes.subarray(at, at + 32), filled);
     for (let t = 0; at + tileBytes <= bytes.length; at += tileBytes, t += 1) {
@@ -215,7 +282,7 @@ export class TileTree implements HashSource {
         roots && roots.length >= (t + 1) * HASH_SIZE
           ? roots.subarray(t * HASH_SIZE, (t + 1) * HASH_SIZE)
           : undefined;
-      this.#closeTile(0, Buffer.from(bytes.subarray(at, at + tileBytes)), filled, root && Buffer.from(root));
+      this.#closeTile(0, bytes.subarray(at, at + tileBytes), filled, root);
     }
     for (; at < bytes.length; at += 32) this.#appendLeaf(bytes.subarray(at, at + 32), filled);
     if (filled.length > 0) this.storage.saveTiles(filled);

@@ -52,7 +52,7 @@ export class TreeOfLeaves {
   /**
    * Run `index` (0, 1, 2, …) of leaf hashes, 32 bytes each, leaves in seq order within it, and
    * optionally the roots of its whole tiles (`tileRootsOf`, used when the run starts at a tile
-   * boundary).
+   * boundary). The tree keeps the run's bytes as they are (`appendLeafHashes`): not to be changed.
    */
   add(index: number, leaves: Uint8Array, tileRoots?: Uint8Array): void {
     this.#waiting.set(index, tileRoots ? { leaves, tileRoots } : { leaves });

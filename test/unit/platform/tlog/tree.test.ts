@@ -15,6 +15,7 @@ import { MemoryTileStorage } from '../../../../src/platform/tlog/sqlite-tiles.js
 import {
   catchUpTree,
   eventLeafHash,
+  LeafRun,
   TileTree,
   tileRootsOf,
   type LeafEvent,
@@ -133,5 +134,30 @@ describe('tlog tile tree', () => {
     const run = bytes.subarray(0, 512 * 32);
     lied.appendLeafHashes(run, Buffer.alloc(64, 7));
     expect(lied.root().equals(rootOfLeafHashes(leaves.slice(0, 512)))).to.equal(false);
+  });
+
+  it("gathers a walk's leaf hashes a tile at a time: the same bytes, and tileRootsOf's roots when it starts a tile", () => {
+    const bytes = Buffer.concat(leaves);
+    // Leaves arrive as pushRow hands them over: 32-character latin1 strings.
+    for (const [from, to] of [
+      [0, 0],
+      [0, 255],
+      [0, 256],
+      [0, 600],
+      [256, 1280],
+      [100, 700],
+    ] as const) {
+      const run = new LeafRun(to - from + 3, from % 256 === 0);
+      for (let i = from; i < to; i += 1) run.push(leaves[i]!.toString('latin1'));
+      expect(run.length).to.equal(to - from);
+      const got = run.leaves();
+      expect(got.equals(bytes.subarray(from * 32, to * 32)), `leaves ${from}–${to}`).to.equal(true);
+      const roots = run.tileRoots();
+      if (from % 256 !== 0) expect(roots, `roots ${from}–${to}`).to.equal(null);
+      else expect(roots!.equals(tileRootsOf(got)), `roots ${from}–${to}`).to.equal(true);
+    }
+    const full = new LeafRun(1, true);
+    full.push(leaves[0]!.toString('latin1'));
+    expect(() => full.push(leaves[1]!.toString('latin1'))).to.throw(RangeError);
   });
 });
