@@ -203,7 +203,15 @@ function fold(hashes: Buffer[]): Buffer {
   return level[0]!;
 }
 
-const CACHE_TILES = 512;
+/**
+ * Tiles kept with their interior hashes (a pyramid: ~16 KiB each), least recently used evicted. An
+ * inclusion proof of a leaf whose tile is not kept reads the tile and rehashes its 255 interior
+ * nodes (~0.5 ms on the 2-core box); 4,096 pyramids (~64 MiB at most, filled only as proofs and
+ * appends ask for them) hold every level-0 tile of a million-event log, so an auditor's receipts
+ * over the whole history pay that once per tile. With 512, random proofs at 1M leaves measured p50
+ * 0.49 ms, p99 2.8 ms on a slow day; with 4,096, p50 0.32 ms, p99 0.59 ms (issue 16: p99 < 2 ms).
+ */
+const CACHE_TILES = 4096;
 
 export class TileTree implements HashSource {
   readonly storage: TileStorage;
