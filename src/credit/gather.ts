@@ -2,7 +2,7 @@
  * Gathers every signal about one entity from the facts, dimension by dimension (DOMAIN §5), as of
  * `now`. Facts dated after `now` are not yet known and never become signals.
  */
-import type { Dimension } from './constants.js';
+import { DIMENSIONS, type Dimension } from './constants.js';
 import { dayOf } from './dates.js';
 import { complianceStandingSignals } from './dimensions/compliance-standing.js';
 import { drawAccuracySignals } from './dimensions/draw-accuracy.js';
@@ -60,16 +60,19 @@ export function rememberedContext(facts: EntityFacts, now: Date): SignalContext 
 /** Every signal about the entity as of `now`, each naming its furnisher, in a deterministic order. */
 export function gatherSignals(facts: EntityFacts, now: Date): Signal[] {
   const ctx = rememberedContext(facts, now);
-  // Each dimension's signals are remembered apart, so a fact that changes one dimension (a site
-  // observation: the safety record) recomputes that one only.
-  return (Object.entries(DIMENSION_SIGNALS) as [Dimension, (ctx: SignalContext) => Signal[]][])
-    .flatMap(([dimension, signalsOf]) =>
-      derived(facts, `${DERIVATION.signals(dimension)}${ctx.today}`, () => signalsOf(ctx)),
-    )
-    .filter((s) => s.observed_on <= ctx.today)
-    .map((s) => {
-      const furnisher = furnisherOf(s, facts);
-      return furnisher === null ? s : { ...s, furnisher };
-    })
-    .sort(compareSignals);
+  // `compareSignals` orders by dimension first (in DIMENSIONS' order), so the whole list is each
+  // dimension's own sorted list, one after the other. Each is remembered apart — known by the day,
+  // with its furnishers, sorted — so a fact that changes one dimension (a site observation: the
+  // safety record) recomputes and sorts that one only, not the entity's every signal.
+  return DIMENSIONS.flatMap((dimension) =>
+    derived(facts, `${DERIVATION.signals(dimension)}${ctx.today}`, () =>
+      DIMENSION_SIGNALS[dimension](ctx)
+        .filter((s) => s.observed_on <= ctx.today)
+        .map((s) => {
+          const furnisher = furnisherOf(s, facts);
+          return furnisher === null ? s : { ...s, furnisher };
+        })
+        .sort(compareSignals),
+    ),
+  );
 }

@@ -131,12 +131,21 @@ export function derived<T>(facts: EntityFacts, key: string, compute: () => T): T
  */
 export const DERIVATION = {
   context: 'context:',
+  /** The entity's observations known by the day (safety-record.ts `observationsOf`). */
+  observations: 'observations:',
+  /** The part of the behavioral basis no observation changes (triggers.ts `factsBasis`). */
+  standing: 'standing:',
   signals: (dimension: string) => `signals:${dimension}:`,
   score: 'score:',
   behavior: 'behavior:',
 } as const;
 
-const FROM_OBSERVATIONS = [DERIVATION.signals('safety_record'), DERIVATION.score, DERIVATION.behavior];
+const FROM_OBSERVATIONS = [
+  DERIVATION.observations,
+  DERIVATION.signals('safety_record'),
+  DERIVATION.score,
+  DERIVATION.behavior,
+];
 
 /** Whether the derivation remembered under `key` reads the entity's observations. */
 export function readsObservations(key: string): boolean {

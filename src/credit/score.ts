@@ -115,9 +115,16 @@ export function scoreDimension(dimension: Dimension, signals: readonly Signal[])
   // report's factors gets the report's score (each impact rounded once, never the sum apart).
   const factors: Factor[] = [];
   let tenths = 1000;
+  // The dimension's signals by code, in their order, once (not one pass over them per factor).
+  const byCode = new Map<string, Signal[]>();
+  for (const s of mine) {
+    const own = byCode.get(s.code);
+    if (own) own.push(s);
+    else byCode.set(s.code, [s]);
+  }
   for (const definition of factorsOf(dimension)) {
-    const own = mine.filter((s) => s.code === definition.code);
-    if (own.length === 0) continue;
+    const own = byCode.get(definition.code);
+    if (own === undefined) continue;
     const impact = tenthsOf(-factorPenalty(definition, own));
     tenths += impact;
     factors.push({ code: definition.code, impact: impact / 10 + 0, description: definition.description });
@@ -185,10 +192,12 @@ export function weightedComposite(
 
 /** Scores a list of signals (DOMAIN §5). */
 export function scoreSignals(signals: readonly Signal[]): CreditScore {
-  const dimensions = Object.fromEntries(DIMENSIONS.map((d) => [d, scoreDimension(d, signals)])) as Record<
-    Dimension,
-    DimensionScore
-  >;
+  // Each dimension scored on its own signals, sorted out in one pass (in their order).
+  const byDimension = new Map<Dimension, Signal[]>(DIMENSIONS.map((d) => [d, []]));
+  for (const s of signals) byDimension.get(s.dimension)?.push(s);
+  const dimensions = Object.fromEntries(
+    DIMENSIONS.map((d) => [d, scoreDimension(d, byDimension.get(d)!)]),
+  ) as Record<Dimension, DimensionScore>;
   const weighted = weightedComposite(dimensions);
   const capped = exclusionActive(signals);
   const composite = capped ? Math.min(weighted, EXCLUSION_COMPOSITE_CAP) : weighted;

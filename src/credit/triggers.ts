@@ -185,12 +185,12 @@ function cleanFundedDraws(ctx: SignalContext): { on: IsoDate; draw_id: string }[
 }
 
 /** The earliest day among the entity's own facts (the composite drops are added per assessment). */
+/** The earliest day among today, the entity's projects, its findings and `triggers` (observations apart). */
 function firstFactDay(ctx: SignalContext, triggers: readonly Trigger[]): IsoDate {
   const days = [
     ctx.today,
     ...ctx.participation.flatMap((p) => [p.project.start_date, p.project.registered_at.slice(0, 10)]),
     ...ctx.findings.map((f) => f.opened_on),
-    ...observationsOf(ctx).map((o) => o.observed_on),
     ...triggers.map((t) => t.on),
   ];
   return days.reduce((a, b) => (b < a ? b : a));
@@ -208,17 +208,24 @@ interface FactsBasis {
 
 function factsBasis(facts: EntityFacts, now: Date): FactsBasis {
   const ctx = rememberedContext(facts, now);
-  const triggers = [
-    ...findingTriggers(ctx.findings, ctx.today),
-    ...lapseTriggers(ctx),
-    ...citationTriggers(ctx),
-  ];
+  // What no observation changes — the finding and insurance-lapse triggers, the clean funded draws —
+  // is remembered apart (a site observation of the entity forgets the basis, not this part): the
+  // coverage windows of a big GC's insurance certificates were half of the basis's recomputation.
+  const standing = derived(facts, `${DERIVATION.standing}${ctx.today}`, () => {
+    const triggers = [...findingTriggers(ctx.findings, ctx.today), ...lapseTriggers(ctx)];
+    return { triggers, first_day: firstFactDay(ctx, triggers), clean_funded_draws: cleanFundedDraws(ctx) };
+  });
+  const citations = citationTriggers(ctx);
   return {
     today: ctx.today,
-    first_fact_day: firstFactDay(ctx, triggers),
-    triggers,
+    first_fact_day: [
+      standing.first_day,
+      ...observationsOf(ctx).map((o) => o.observed_on),
+      ...citations.map((t) => t.on),
+    ].reduce((a, b) => (b < a ? b : a)),
+    triggers: [...standing.triggers, ...citations],
     findings: ctx.findings,
-    clean_funded_draws: cleanFundedDraws(ctx),
+    clean_funded_draws: standing.clean_funded_draws,
   };
 }
 

@@ -12,15 +12,24 @@
  */
 import type { Observation, OshaCitation } from '../../projects/facts.js';
 import { CITATION_POINTS, OPEN_ABATEMENT_POINTS } from '../constants.js';
+import { DERIVATION, derived } from '../inputs.js';
 import { makeSignal, type Signal, type SignalContext } from '../signals.js';
 
 /**
  * The entity's observations known by today, in id order: its own, plus the unattributed ones of
  * projects it is GC of, each OSHA activity once (see {@link withoutRestatedCitations}). Read through
  * the projection's `by_entity` / `by_project` indexes, so the cost follows the entity's
- * observations, not the whole ledger's.
+ * observations, not the whole ledger's. Remembered per entity and day with the derivations that
+ * read observations (a site observation of the entity forgets it): the safety record's signals,
+ * the citation triggers and the first fact day all read this list, and a big GC's (~1,300
+ * observations on the 100k bench ledger) was read through the read models three times per
+ * recomputation. The list is shared: callers only read it.
  */
 export function observationsOf(ctx: SignalContext): Observation[] {
+  return derived(ctx.facts, `${DERIVATION.observations}${ctx.today}`, () => readObservations(ctx));
+}
+
+function readObservations(ctx: SignalContext): Observation[] {
   const { observations, by_entity, by_project } = ctx.facts.observations;
   const own = (index: Record<string, string[]>, key: string): string[] =>
     Object.hasOwn(index, key) ? index[key]! : [];

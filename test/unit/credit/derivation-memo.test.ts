@@ -170,14 +170,17 @@ describe('credit derivations', () => {
       ];
       expect(behaviorFacts(remembered, scores, NOW)).to.deep.equal(behaviorFacts(fresh, scores, NOW));
       expect(behaviorFacts(remembered, [], NOW)).to.deep.equal(behaviorFacts(fresh, [], NOW));
-      // Each once: the context (participation, findings), the six dimensions' signals, the
-      // composite, the behavioral basis (which reuses the context).
-      expect(memo.computed).to.equal(9);
+      // Each once: the context (participation, findings), the observations (read by the safety
+      // record, the citation triggers and the first fact day), the six dimensions' signals, the
+      // composite, the behavioral basis and its standing part (which reuse the context).
+      expect(memo.computed).to.equal(11);
       expect([...memo.values.keys()].map((k) => k.split(':').slice(0, -1).join(':')).sort()).to.deep.equal(
         [
           'behavior',
           'context',
+          'observations',
           'score',
+          'standing',
           ...[
             'compliance_standing',
             'draw_accuracy',
@@ -188,11 +191,13 @@ describe('credit derivations', () => {
           ].map((d) => `signals:${d}`),
         ].sort(),
       );
-      // The second score and behavior of the day, and the behavioral basis's context.
-      expect(memo.hits).to.equal(3);
+      // The second score and behavior of the day; the behavioral basis's context, and its two reads
+      // of the observations (citation triggers, first fact day) the safety record already made.
+      expect(memo.hits).to.equal(5);
       const tomorrow = new Date(NOW.getTime() + 86_400_000);
       expect(scoreEntity(remembered, tomorrow)).to.deep.equal(scoreEntity(fresh, tomorrow));
-      expect(memo.computed).to.equal(9 + 8);
+      // Tomorrow's score: the context, the observations, six dimensions and the composite.
+      expect(memo.computed).to.equal(11 + 9);
     });
 
     it('keep the registry check of the facts at hand, not the remembered one', () => {

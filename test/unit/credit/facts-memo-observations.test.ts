@@ -121,9 +121,9 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
     const computed = memo.computed;
     const gcAfter = scoreOf(gc);
     expect(gcAfter, 'the GC recomputed').to.not.equal(gcBefore);
-    // Only what reads observations: the safety record's signals and the composite — not the context
-    // (participation, findings) nor the other five dimensions.
-    expect(memo.computed - computed, 'derivations computed again').to.equal(2);
+    // Only what reads observations: the observations, the safety record's signals and the composite —
+    // not the context (participation, findings) nor the other five dimensions.
+    expect(memo.computed - computed, 'derivations computed again').to.equal(3);
     expect(gcAfter.dimensions.safety_record.signals).to.equal(gcBefore.dimensions.safety_record.signals + 1);
     expectFresh(gc);
     expectFresh(sub);
@@ -171,7 +171,10 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
     await observe({ kind: 'milestone', name: milestone, completed_on: now.toISOString().slice(0, 10) }, null);
     const computed = memo.computed;
     expect(scoreOf(gc)).to.not.equal(gcBefore);
-    expect(memo.computed - computed, 'the context, six dimensions and the composite').to.equal(8);
+    expect(
+      memo.computed - computed,
+      'the context, the observations, six dimensions and the composite',
+    ).to.equal(9);
     expect(scoreOf(sub)).to.not.equal(subBefore);
     expectFresh(gc);
     expectFresh(sub);
