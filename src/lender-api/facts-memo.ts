@@ -16,7 +16,8 @@
  * nobody, of its project's GC, so it concerns that one entity, not the project's every party; and
  * of that entity's derivations it forgets only those that read observations (`readsObservations`:
  * the safety record's signals, the composite, the behavioral basis), keeping the costly context of
- * its participation and findings and the other dimensions' signals. An
+ * its participation and findings and the other dimensions' signals; its remembered observation
+ * list takes the observation in rather than being read again (`withObservationRecorded`). An
  * event that names nothing this recognises forgets everything, so an unforeseen event type costs
  * speed, never correctness.
  *
@@ -34,9 +35,15 @@ import { governance } from '../../projections/governance.js';
 import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import type { SealedEvent } from '../platform/ledger/index.js';
-import type { ObservationRecordedData } from '../projects/index.js';
+import type { Observation, ObservationRecordedData } from '../projects/index.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
-import { CREDIT_EVENT_TYPES, readsObservations, type DerivationMemo } from '../credit/index.js';
+import {
+  CREDIT_EVENT_TYPES,
+  DERIVATION,
+  readsObservations,
+  withObservationRecorded,
+  type DerivationMemo,
+} from '../credit/index.js';
 import { keysOf, valuesOf } from '../platform/projections/index.js';
 
 /** What the memo follows: the read models, where they stand, and each event they apply. */
@@ -67,6 +74,27 @@ class EntityMemo implements DerivationMemo {
   forget(which: (key: string) => boolean): void {
     for (const key of [...this.#values.keys()]) if (which(key)) this.#values.delete(key);
   }
+  /**
+   * A site observation of the entity was recorded: its remembered observation lists take it in
+   * (`withObservationRecorded`, or are forgotten where only a fresh read can tell), and every
+   * other derivation that reads observations is forgotten.
+   */
+  observationRecorded(recorded: Observation | undefined): number {
+    let takenIn = 0;
+    for (const key of [...this.#values.keys()]) {
+      if (!readsObservations(key)) continue;
+      const next =
+        recorded !== undefined && key.startsWith(DERIVATION.observations)
+          ? withObservationRecorded(this.#values.get(key), recorded)
+          : undefined;
+      if (next === undefined) this.#values.delete(key);
+      else {
+        this.#values.set(key, next);
+        takenIn += 1;
+      }
+    }
+    return takenIn;
+  }
 }
 
 /**
@@ -74,7 +102,14 @@ class EntityMemo implements DerivationMemo {
  * is a site observation (only what reads observations changes); or, when it names nothing
  * recognised, everything.
  */
-type Touched = { entities: ReadonlySet<string>; observed: ReadonlySet<string> } | 'all';
+type Touched =
+  | {
+      entities: ReadonlySet<string>;
+      observed: ReadonlySet<string>;
+      /** The site observation recorded, as the read model now holds it (if it does). */
+      recorded?: Observation;
+    }
+  | 'all';
 
 export class FactsMemo {
   readonly #runtime: MemoRuntime;
@@ -94,6 +129,8 @@ export class FactsMemo {
    */
   forgotten = 0;
   observed = 0;
+  /** Remembered observation lists that took a new site observation in rather than being forgotten. */
+  takenIn = 0;
   clears = 0;
   readonly #counts = { computed: 0 };
   get computed(): number {
@@ -145,7 +182,7 @@ export class FactsMemo {
     for (const entity of touched.observed) {
       const byOutcome = this.#entities.get(entity);
       if (!byOutcome) continue;
-      for (const memo of byOutcome.values()) memo.forget(readsObservations);
+      for (const memo of byOutcome.values()) this.takenIn += memo.observationRecorded(touched.recorded);
       this.observed += 1;
     }
   }
@@ -165,6 +202,7 @@ export class FactsMemo {
     if (ids === null) return 'all';
     let recognised = false;
     const observed = new Set<string>();
+    let recorded: Observation | undefined;
     const site = siteObservation(event);
     if (site !== null) {
       // One entity's fact, not every party's: the credit rules read an observation only through
@@ -179,6 +217,7 @@ export class FactsMemo {
         site.entity_id ??
         (site.project_id === null ? null : (ps.projects[site.project_id]?.general_contractor ?? null));
       if (holder !== null) observed.add(holder);
+      recorded = obs.observations[site.observation_id];
     }
     for (const id of ids) {
       if (id.startsWith('ent_')) entities.add(id);
@@ -212,7 +251,7 @@ export class FactsMemo {
         }
       }
     }
-    return { entities, observed };
+    return recorded === undefined ? { entities, observed } : { entities, observed, recorded };
   }
 
   /** Takes the projects `entity` joined since last time into the reverse index. */

@@ -10,7 +10,7 @@
  * Whose observations: those naming the entity, plus site observations naming nobody on a project it
  * is GC of (the GC is the controlling employer on its sites).
  */
-import type { Observation, OshaCitation } from '../../projects/facts.js';
+import type { IsoDate, Observation, OshaCitation } from '../../projects/facts.js';
 import { CITATION_POINTS, OPEN_ABATEMENT_POINTS } from '../constants.js';
 import { DERIVATION, derived } from '../inputs.js';
 import { makeSignal, type Signal, type SignalContext } from '../signals.js';
@@ -26,7 +26,51 @@ import { makeSignal, type Signal, type SignalContext } from '../signals.js';
  * recomputation. The list is shared: callers only read it.
  */
 export function observationsOf(ctx: SignalContext): Observation[] {
-  return derived(ctx.facts, `${DERIVATION.observations}${ctx.today}`, () => readObservations(ctx));
+  return derived(ctx.facts, `${DERIVATION.observations}${ctx.today}`, (): RememberedObservations => ({
+    list: readObservations(ctx),
+    entity: ctx.facts.entity_id,
+    day: ctx.today,
+    gcProjects: new Set(ctx.gc.map((p) => p.id)),
+  })).list;
+}
+
+/** `observationsOf`'s remembered value: the list, and what decides whether a new observation joins it. */
+interface RememberedObservations {
+  readonly list: Observation[];
+  readonly entity: string;
+  readonly day: IsoDate;
+  /** The projects the entity is GC of, whose unattributed observations are its own. */
+  readonly gcProjects: ReadonlySet<string>;
+}
+
+/**
+ * The remembered `observationsOf` value once `recorded` (as the read model now holds it) is
+ * recorded, exactly as a fresh read would give it: the same list when the observation is not the
+ * entity's or is dated after the list's day, else the list with it put in its id-order place. An
+ * observation that is not an OSHA citation passes `withoutRestatedCitations` as it is and changes
+ * no citation's standing, so nothing else moves. A citation may restate another: undefined, and
+ * the caller forgets the value (as it forgets every other derivation that reads observations).
+ * This is what keeps a busy GC's score cheap under site observations: re-reading its observations
+ * through the read models was half of re-deriving its safety record.
+ */
+export function withObservationRecorded(remembered: unknown, recorded: Observation): unknown {
+  const r = remembered as RememberedObservations;
+  if (recorded.kind === 'osha_citation') return undefined;
+  const own =
+    recorded.entity_id === r.entity ||
+    (recorded.entity_id === null && recorded.project_id !== null && r.gcProjects.has(recorded.project_id));
+  if (!own || recorded.observed_on > r.day) return r;
+  if (r.list.some((o) => o.id === recorded.id)) return undefined;
+  // Where the list's sort puts it: after every id that does not sort after it.
+  let lo = 0;
+  let hi = r.list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (r.list[mid]!.id.localeCompare(recorded.id) > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  const at = lo;
+  return { ...r, list: [...r.list.slice(0, at), recorded, ...r.list.slice(at)] };
 }
 
 function readObservations(ctx: SignalContext): Observation[] {

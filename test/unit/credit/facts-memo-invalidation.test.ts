@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { allProjections } from '../../../projections/index.js';
 import { registryProjection } from '../../../projections/registry.js';
 import { generateDataset } from '../../../bench/lib/generate.js';
-import { scoreEntity } from '../../../src/credit/index.js';
+import { observationsOf, scoreEntity, signalContext, type EntityFacts } from '../../../src/credit/index.js';
 import { entityFacts } from '../../../src/lender-api/entity-facts.js';
 import { factsMemoOf } from '../../../src/lender-api/facts-memo.js';
 import { ManualClock } from '../../../src/platform/clock.js';
@@ -61,6 +61,12 @@ describe('facts memo: per-entity invalidation', function () {
         const fresh = JSON.stringify(scoreEntity(withoutMemo, now));
         const remembered = JSON.stringify(scoreEntity(facts, now));
         expect(remembered, `${entity.entity_id} after seq ${event.seq} (${event.type})`).to.equal(fresh);
+        // The remembered observation list itself, order included (a list that took a site
+        // observation in must be the very list a fresh read gives).
+        expect(
+          observationIds(facts, now),
+          `${entity.entity_id}'s observations after seq ${event.seq}`,
+        ).to.equal(observationIds(withoutMemo, now));
         compared += 1;
         if (last.has(entity.entity_id) && last.get(entity.entity_id) !== fresh) changed += 1;
         last.set(entity.entity_id, fresh);
@@ -74,5 +80,14 @@ describe('facts memo: per-entity invalidation', function () {
     // And forgetting is per entity: most fact events forget a few entities, not everything.
     expect(memo.forgotten).to.be.greaterThan(1000);
     expect(memo.clears).to.be.lessThan(events.length / 10);
+    // And a site observation is taken into the remembered observation lists, not re-read: the
+    // comparisons above hold those lists equal to a fresh read.
+    expect(memo.takenIn).to.be.greaterThan(100);
   });
 });
+
+function observationIds(facts: EntityFacts, now: Date): string {
+  return observationsOf(signalContext(facts, now))
+    .map((o) => `${o.id}@${o.observed_on}`)
+    .join(',');
+}

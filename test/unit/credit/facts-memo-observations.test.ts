@@ -6,7 +6,13 @@ import { allProjections } from '../../../projections/index.js';
 import { projectsProjection } from '../../../projections/projects.js';
 import { registryProjection } from '../../../projections/registry.js';
 import { generateDataset } from '../../../bench/lib/generate.js';
-import { behaviorFactsWithDrops, scoreEntity, type CreditScore } from '../../../src/credit/index.js';
+import {
+  behaviorFactsWithDrops,
+  observationsOf,
+  scoreEntity,
+  signalContext,
+  type CreditScore,
+} from '../../../src/credit/index.js';
 import { entityFacts } from '../../../src/lender-api/entity-facts.js';
 import { factsMemoOf } from '../../../src/lender-api/facts-memo.js';
 import { ManualClock } from '../../../src/platform/clock.js';
@@ -121,9 +127,10 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
     const computed = memo.computed;
     const gcAfter = scoreOf(gc);
     expect(gcAfter, 'the GC recomputed').to.not.equal(gcBefore);
-    // Only what reads observations: the observations, the safety record's signals and the composite —
-    // not the context (participation, findings) nor the other five dimensions.
-    expect(memo.computed - computed, 'derivations computed again').to.equal(3);
+    // Only what reads observations: the safety record's signals and the composite — not the context
+    // (participation, findings) nor the other five dimensions; and the GC's observations are not
+    // read again: the remembered list takes the incident in (`withObservationRecorded`).
+    expect(memo.computed - computed, 'derivations computed again').to.equal(2);
     expect(gcAfter.dimensions.safety_record.signals).to.equal(gcBefore.dimensions.safety_record.signals + 1);
     expectFresh(gc);
     expectFresh(sub);
@@ -143,6 +150,22 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
     expectFresh(sub);
   });
 
+  it('an observation dated after today is not yet a fact: the remembered list leaves it out, as a fresh read does', async () => {
+    const memo = factsMemoOf(runtime);
+    const ids = (facts: ReturnType<typeof factsOf> | Omit<ReturnType<typeof factsOf>, 'memo'>): string[] =>
+      observationsOf(signalContext(facts, now)).map((o) => o.id);
+    const before = ids(factsOf(gc)); // remembered
+    const takenIn = memo.takenIn;
+    const tomorrow = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+    await observe({ kind: 'incident', recordable: true, lost_time: false, observed_on: tomorrow }, null);
+    expect(memo.takenIn, 'the remembered list was kept').to.equal(takenIn + 1);
+    const { memo: _memo, ...fresh } = factsOf(gc);
+    expect(ids(factsOf(gc)))
+      .to.deep.equal(ids(fresh))
+      .and.to.deep.equal(before);
+    expectFresh(gc);
+  });
+
   it('a serious citation naming the sub changes its behavioral basis too (a SERIOUS_CITATION trigger)', async () => {
     const triggers = (id: string): string[] =>
       behaviorFactsWithDrops(factsOf(id), [], now).triggers.map((t) => t.kind);
@@ -159,6 +182,12 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
       },
       sub,
     );
+    // A citation may restate another: the sub's observations are read afresh, with its signals and
+    // its composite.
+    const memo = factsMemoOf(runtime);
+    const computed = memo.computed;
+    scoreOf(sub);
+    expect(memo.computed - computed, 'derivations computed again').to.equal(3);
     expect(triggers(sub).filter((k) => k === 'SERIOUS_CITATION')).to.have.length(before + 1);
     expectFresh(sub);
     expectFresh(gc);
