@@ -184,7 +184,6 @@ function cleanFundedDraws(ctx: SignalContext): { on: IsoDate; draw_id: string }[
     .sort((a, b) => a.on.localeCompare(b.on) || a.draw_id.localeCompare(b.draw_id));
 }
 
-/** The earliest day among the entity's own facts (the composite drops are added per assessment). */
 /** The earliest day among today, the entity's projects, its findings and `triggers` (observations apart). */
 function firstFactDay(ctx: SignalContext, triggers: readonly Trigger[]): IsoDate {
   const days = [

@@ -69,8 +69,7 @@ export function withObservationRecorded(remembered: unknown, recorded: Observati
     if (r.list[mid]!.id.localeCompare(recorded.id) > 0) hi = mid;
     else lo = mid + 1;
   }
-  const at = lo;
-  return { ...r, list: [...r.list.slice(0, at), recorded, ...r.list.slice(at)] };
+  return { ...r, list: [...r.list.slice(0, lo), recorded, ...r.list.slice(lo)] };
 }
 
 function readObservations(ctx: SignalContext): Observation[] {
