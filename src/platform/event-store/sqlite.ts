@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db, Statement, Transaction } from 'better-sqlite3';
 import { EMPTY_HEAD, sealedContentText, type LedgerHead, type SealedEvent } from '../ledger/envelope.js';
 import { AppendConflict, InvalidAppend, StoreUnavailable } from '../ledger/errors.js';
-import type { StoredRecord, StoredRow } from '../ledger/verify.js';
+import type { PackedRows, StoredRecord, StoredRow } from '../ledger/verify.js';
 import type { SnapshotRecord, SnapshotStore, SnapshotWrite } from '../projections/runtime.js';
 import type {
   AppendResult,
@@ -84,6 +84,16 @@ function conflict(expectedHead: number, actualHead: number): never {
 
 /** `seq, content, content_hash, prev_hash, hash` as a raw row. */
 type RawEventRow = [number, string, string, string, string];
+/** count, min seq, max seq, rows whose content is not TEXT, lengths, content bytes, chain columns. */
+type PackedRow = [
+  number,
+  number | null,
+  number | null,
+  number | null,
+  string | null,
+  Buffer | null,
+  string | null,
+];
 
 function fromRaw(row: RawEventRow): EventRow {
   return { seq: row[0], content: row[1], content_hash: row[2], prev_hash: row[3], hash: row[4] };
@@ -180,6 +190,8 @@ export class SqliteEventStore implements EventStore {
     byId: Statement<[string], EventRow>;
     /** Raw (array) rows: better-sqlite3 builds row objects key by key, slower than a literal. */
     range: Statement<[number, number], RawEventRow>;
+    /** `readPacked`'s one row: a run of events folded into seven values. */
+    packed: Statement<[number, number], PackedRow>;
     stream: Statement<[string, number, number], EventRow>;
   };
 
@@ -209,6 +221,16 @@ export class SqliteEventStore implements EventStore {
       range: this.#db
         .prepare<[number, number], RawEventRow>(
           `SELECT ${cols} FROM events WHERE seq >= ? ORDER BY seq LIMIT ?`,
+        )
+        .raw(true),
+      // SQLite folds the run while it steps the rows, in rowid (seq) order; group_concat skips a
+      // NULL, which leaves a count short, and `pushPacked` then declines the run.
+      packed: this.#db
+        .prepare<[number, number], PackedRow>(
+          `SELECT count(*), min(seq), max(seq), sum(typeof(content) <> 'text'),
+                  group_concat(octet_length(content)), CAST(group_concat(content, '') AS BLOB),
+                  group_concat(content_hash || prev_hash || hash, '')
+             FROM events WHERE seq BETWEEN ? AND ?`,
         )
         .raw(true),
       stream: this.#db.prepare(
@@ -457,6 +479,27 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       throw translate(error);
     }
+  }
+
+  /**
+   * The events with seq in [from, to] as one packed run (`PackedRows`): SQLite concatenates their
+   * content bytes and their chain columns itself, so the walk makes one call and three values per
+   * page where `readRows` makes one JS array and four strings per row — building those strings
+   * (UTF-8 decoded, then encoded again to be hashed) was ~1.2 µs of a row's ~2 µs read on the
+   * bench ledgers. `ChainVerifier.pushPacked` checks the run or declines it whole.
+   */
+  readPacked(from: number, to: number): PackedRows {
+    let row: PackedRow | undefined;
+    try {
+      row = this.#stmt.packed.get(Math.max(1, from), to);
+    } catch (error) {
+      throw translate(error);
+    }
+    // An aggregate always answers one row; content that is not all TEXT is left to the row walk.
+    if (!row || row[3])
+      return { count: row?.[0] ?? 0, first: null, last: null, lengths: null, content: null, links: null };
+    const [count, first, last, , lengths, content, links] = row;
+    return { count, first, last, lengths, content, links };
   }
 
   readStream(stream: string, opts: ReadStreamOptions = {}): Promise<SealedEvent[]> {

@@ -63,6 +63,35 @@ export type StoredRow = readonly [
 ];
 
 /**
+ * A run of consecutive stored rows as SQLite folds them (`SqliteEventStore.readPacked`): the rows'
+ * content bytes concatenated, their lengths, and their chain columns concatenated, all in one row
+ * order. What the store could not fold (a column that is not text, an empty range) leaves `first`
+ * or another field null, and `ChainVerifier.pushPacked` declines the run.
+ */
+export interface PackedRows {
+  /** Rows in the run. */
+  count: number;
+  /** Lowest and highest seq among them. */
+  first: number | null;
+  last: number | null;
+  /** Each row's content length in bytes, comma-separated. */
+  lengths: string | null;
+  /** Each row's content bytes, concatenated. */
+  content: Uint8Array | null;
+  /** Each row's content_hash, prev_hash and hash concatenated: 192 characters a sound row. */
+  links: string | null;
+}
+
+/** A sound row's three chain columns: 64 hex digits each. */
+const LINK_COLUMNS = 3 * 64;
+
+/**
+ * `pushPacked`'s leaf hashes, held until the whole run has verified: only then do they reach the
+ * caller's sink, so a run declined half-way leaves the sink as it was.
+ */
+const PACKED_LEAVES: string[] = [];
+
+/**
  * The link JSON `{"content_hash":…,"prev_hash":…,"seq":…}` (JCS: keys sorted, no spaces) of one
  * event at a time, written into a buffer reused for every event and preceded by the Merkle leaf
  * prefix 0x00, so the link hash and the leaf hash are taken over views of the same bytes. Only
@@ -208,6 +237,65 @@ export class ChainVerifier {
       computedHash = sha256Hex(json);
     }
     return this.#checkLinked(seq, computedContentHash, contentHash, prevHash, hash, computedHash);
+  }
+
+  /**
+   * A whole packed run (`PackedRows`), verified at once, or declined: true when every row checked
+   * out — its seq is the next one, its content hashes to its content_hash, its prev_hash is the
+   * hash before it, and its link hash is its hash — and the verifier has moved past the run (with
+   * `leaves`, each row's Merkle leaf hash pushed there, as `pushRow` pushes it). Anything else —
+   * any issue, a run that is not exactly the next seqs, a field the store could not fold — returns
+   * false with the verifier and `leaves` untouched, and the caller pushes the same rows one by one
+   * (`pushRow`), which names what is wrong exactly as before. Only clean runs take this path, so it
+   * finds no issue `pushRow` would not; the seq is part of each link hash, so rows out of order
+   * cannot verify here either.
+   *
+   * The content hash is taken over the stored bytes themselves; `pushRow`'s over the string SQLite
+   * decodes from them, which is the same bytes for any valid UTF-8 (a row whose bytes are not
+   * declines here and goes to `pushRow`).
+   */
+  pushPacked(run: PackedRows, leaves?: { push(leaf: string): unknown }): boolean {
+    const { count, first, last, lengths, content, links } = run;
+    if (
+      !this.#prevHashIsHex ||
+      count < 1 ||
+      first !== this.#prevSeq + 1 ||
+      last !== first + count - 1 ||
+      last > Number.MAX_SAFE_INTEGER ||
+      lengths === null ||
+      content === null ||
+      links === null ||
+      links.length !== count * LINK_COLUMNS
+    )
+      return false;
+    const sizes = lengths.split(',');
+    if (sizes.length !== count) return false;
+    let prev = this.#prevHash;
+    let at = 0;
+    for (let i = 0; i < count; i += 1) {
+      const end = at + Number(sizes[i]);
+      // NaN, negative or past the bytes: not what SQLite folds from sound rows.
+      if (!(end >= at && end <= content.length)) return false;
+      const column = i * LINK_COLUMNS;
+      const contentHash = links.substring(column, column + 64);
+      if (digest('sha256', content.subarray(at, end), 'hex') !== contentHash) return false;
+      const prevHash = links.substring(column + 64, column + 128);
+      if (prevHash !== prev) return false;
+      // contentHash equals a fresh hex digest and prevHash the hash before it: LinkBytes' input.
+      const linkEnd = LINK.write(first + i, contentHash, prevHash);
+      if (leaves) PACKED_LEAVES[i] = digest('sha256', LINK.leafInput(linkEnd), 'binary');
+      const hash = links.substring(column + 128, column + LINK_COLUMNS);
+      if (digest('sha256', LINK.linkJson(linkEnd), 'hex') !== hash) return false;
+      prev = hash;
+      at = end;
+    }
+    if (at !== content.length) return false;
+    if (leaves) for (let i = 0; i < count; i += 1) leaves.push(PACKED_LEAVES[i]!);
+    this.#checked += count;
+    if (this.#issues.length === 0) this.#verifiedThrough = last;
+    this.#prevSeq = last;
+    this.#prevHash = prev;
+    return true;
   }
 
   #check(

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { verifyLedger, type SealedEvent } from '../../../src/platform/ledger/index.js';
 import { linkHash, linkJson } from '../../../src/platform/ledger/envelope.js';
-import { ChainVerifier, type StoredRow } from '../../../src/platform/ledger/verify.js';
+import { ChainVerifier, type PackedRows, type StoredRow } from '../../../src/platform/ledger/verify.js';
+import { verifyRows, type RowSource } from '../../../src/platform/ledger/verify-store.js';
+import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
 import { leafHash } from '../../../src/platform/tlog/merkle.js';
 import { sha256Hex } from '../../../src/platform/crypto/hash.js';
 import { chain } from '../../support/events.js';
@@ -164,6 +166,176 @@ describe('verifyLedger (ARCHITECTURE §3.4)', () => {
         { numRuns: 300 },
       );
     });
+  });
+});
+
+describe('the packed walk of ledger:verify (SqliteEventStore.readPacked, ChainVerifier.pushPacked)', () => {
+  // Contents as a tampered row could hold them: any unicode (astral, NUL, lone surrogates), or not
+  // text at all (a BLOB of the same bytes).
+  const content = fc.oneof(
+    fc.string({ unit: 'grapheme', maxLength: 300 }),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.constantFrom('', '\u0000', '\ud800', 'x\udc00y', 'é'.repeat(70)),
+  );
+  type Cell = string | Buffer;
+  type Row = [seq: number, content: Cell, contentHash: Cell, prevHash: Cell, hash: Cell];
+  const tamper = fc.oneof(
+    fc.record({ kind: fc.constant('content' as const), text: content }),
+    fc.record({ kind: fc.constant('blob' as const) }),
+    fc.record({
+      kind: fc.constantFrom('content_hash', 'prev_hash', 'hash'),
+      text: fc.string({ maxLength: 70 }),
+    }),
+    fc.record({ kind: fc.constantFrom('drop', 'upper', 'swap') }),
+    // Linked to another predecessor and re-hashed to match: only the link to the row before breaks.
+    fc.record({ kind: fc.constant('relink' as const), text: fc.stringMatching(/^[0-9a-f]{64}$/) }),
+  );
+
+  type Tamper = typeof tamper extends fc.Arbitrary<infer T> ? T : never;
+
+  function ledgerOf(rows: Row[]): SqliteEventStore {
+    const store = SqliteEventStore.open(':memory:');
+    const insert = store.database.prepare(
+      `INSERT INTO events (seq, id, stream, type, org_id, recorded_at, content, content_hash, prev_hash, hash)
+       VALUES (?, ?, 's', 't', NULL, '2026-11-29T00:00:00Z', ?, ?, ?, ?)`,
+    );
+    for (const [seq, ...cells] of rows) insert.run(seq, `e${seq}`, ...cells);
+    return store;
+  }
+
+  /** The rows sealed into a chain, then each tampering applied at its row (modulo the length). */
+  function tampered(contents: string[], changes: { at: number; change: Tamper }[]): Row[] {
+    const rows: Row[] = sealChain(contents.map((c) => [0, c, '', '', ''] as StoredRow)).map((r) => [...r]);
+    for (const { at, change } of changes) {
+      const i = at % rows.length;
+      const row = rows[i];
+      if (!row) continue;
+      if (change.kind === 'content') row[1] = change.text;
+      else if (change.kind === 'blob') row[1] = Buffer.from(String(row[1]), 'utf8');
+      else if (change.kind === 'content_hash') row[2] = change.text;
+      else if (change.kind === 'prev_hash') row[3] = change.text;
+      else if (change.kind === 'hash') row[4] = change.text;
+      else if (change.kind === 'upper') row[4] = String(row[4]).toUpperCase();
+      else if (change.kind === 'relink') {
+        row[3] = change.text;
+        row[4] = linkHash(row[0], change.text, String(row[2]));
+      } else if (change.kind === 'drop') rows.splice(i, 1);
+      else if (change.kind === 'swap' && rows[i + 1]) [row[0], rows[i + 1]![0]] = [rows[i + 1]![0], row[0]];
+    }
+    return rows;
+  }
+
+  /** verifyRows over `source`, with its leaves. */
+  function walk(source: RowSource, to: number, pageSize: number, stopAtFirstIssue: boolean) {
+    const leaves: string[] = [];
+    const result = verifyRows(source, {
+      from: { seq: 0, hash: '0'.repeat(64) },
+      to,
+      stopAtFirstIssue,
+      leaves,
+      pageSize,
+    });
+    return { result, leaves };
+  }
+
+  it('walks any ledger, sound or tampered, to exactly what the row-by-row walk finds, leaves included', () => {
+    fc.assert(
+      fc.property(
+        fc.array(content, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.record({ at: fc.nat(), change: tamper }), { maxLength: 3 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.boolean(),
+        (contents, changes, pageSize, stopAtFirstIssue) => {
+          const rows = tampered(contents, changes);
+          const store = ledgerOf(rows);
+          try {
+            let rowReads = 0;
+            const packed: RowSource = {
+              readPacked: (from, to) => store.readPacked(from, to),
+              readRows: (from, limit) => {
+                rowReads += 1;
+                return store.readRows(from, limit);
+              },
+            };
+            const rowsOnly: RowSource = { readRows: (from, limit) => store.readRows(from, limit) };
+            const to = Math.max(contents.length, ...rows.map((r) => r[0]));
+            const viaPacked = walk(packed, to, pageSize, stopAtFirstIssue);
+            expect(viaPacked).to.deep.equal(walk(rowsOnly, to, pageSize, stopAtFirstIssue));
+            // A sound ledger never leaves the packed path: the property does not pass by falling back.
+            // (Sealed content is JSON text, which never holds a lone surrogate; SQLite keeps one as
+            // bytes that are not UTF-8 — the row walk decodes them to U+FFFD, the packed one declines.)
+            if (changes.length === 0 && contents.every((c) => !/\p{Cs}/u.test(c))) {
+              expect(rowReads).to.equal(0);
+              expect(viaPacked.result).to.include({ ok: true, checked: contents.length });
+              expect(viaPacked.leaves).to.have.length(contents.length);
+            }
+          } finally {
+            void store.close();
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('declines a run with a bad row anywhere in it and leaves the verifier and the sink untouched', () => {
+    const rows = sealChain(
+      ['{"a":1}', '{"b":2}', '{"c":3}', '{"d":4}'].map((c) => [0, c, '', '', ''] as StoredRow),
+    );
+    const packedOf = (rs: readonly StoredRow[]): PackedRows => ({
+      count: rs.length,
+      first: rs[0]![0],
+      last: rs.at(-1)![0],
+      lengths: rs.map((r) => Buffer.byteLength(r[1])).join(','),
+      content: Buffer.from(rs.map((r) => r[1]).join('')),
+      links: rs.map((r) => r[2] + r[3] + r[4]).join(''),
+    });
+    const sound = packedOf(rows);
+    const broken: PackedRows[] = [
+      { ...sound, links: sound.links!.slice(0, -1) + (sound.links!.endsWith('0') ? '1' : '0') }, // last hash
+      {
+        ...sound,
+        content: Buffer.from(
+          rows
+            .map((r) => r[1])
+            .join('')
+            .replace('"c"', '"C"'),
+        ),
+      }, // third content
+      { ...sound, lengths: '7,7,8,6' }, // lengths that do not cut the bytes where they were
+      { ...sound, content: Buffer.concat([sound.content!, Buffer.from('}')]) }, // bytes past the rows
+      { ...sound, first: 2, last: 5 }, // not the next seqs
+      { ...sound, count: 3 },
+      { ...sound, first: null },
+    ];
+    for (const run of broken) {
+      const verifier = new ChainVerifier();
+      const sink = ['kept'];
+      expect(verifier.pushPacked(run, sink)).to.equal(false);
+      expect(sink).to.deep.equal(['kept']);
+      expect(verifier.result()).to.deep.equal(new ChainVerifier().result());
+    }
+    // The same run whole goes through, and then pushRow's verifier state follows on from it.
+    const verifier = new ChainVerifier();
+    const sink: string[] = [];
+    expect(verifier.pushPacked(sound, sink)).to.equal(true);
+    expect(verifier.result()).to.deep.equal({ ok: true, checked: 4, verified_through: 4, issues: [] });
+    const byRow: string[] = [];
+    const reference = new ChainVerifier();
+    rows.forEach((r) => reference.pushRow(r, byRow));
+    expect(sink).to.deep.equal(byRow);
+    const next = sealChain(
+      ['{"e":5}', '{"a":1}', '{"b":2}', '{"c":3}', '{"d":4}'].map((c) => [0, c, '', '', ''] as StoredRow),
+    );
+    expect(verifier.pushRow(next[0]!)).to.not.deep.equal([]); // sealed after genesis: a different chain
+    const after = sealChain(
+      ['{"e":5}'].map((c) => [0, c, '', '', ''] as StoredRow),
+      { seq: 4, hash: rows[3]![4] },
+    );
+    const continued = new ChainVerifier();
+    expect(continued.pushPacked(sound)).to.equal(true);
+    expect(continued.pushRow(after[0]!)).to.deep.equal([]);
+    expect(continued.result()).to.include({ ok: true, verified_through: 5 });
   });
 });
 
