@@ -29,7 +29,8 @@ export function mapForReading(store: SqliteEventStore): void {
 /** How the ledger is cut; the same for every thread. */
 export interface ChunkPlan {
   head: number;
-  chunkSize: number;
+  /** The first seq of each chunk, ascending from 1 (`chunkStartsFor`); the last ends at `head`. */
+  starts: readonly number[];
   stopAtFirstIssue: boolean;
 }
 
@@ -55,7 +56,7 @@ export const CLAIMING = 1;
 export const CANCELLED = 2;
 
 export function chunkCount(plan: ChunkPlan): number {
-  return Math.ceil(plan.head / plan.chunkSize);
+  return plan.starts.length;
 }
 
 /** The shared control block for a plan verified by the main thread and `workers` workers. */
@@ -106,8 +107,8 @@ export async function verifyClaimedChunks(
   );
   const results: ChunkResult[] = [];
   for (let index = claim(control, plan); index >= 0; index = claim(control, plan)) {
-    const from = index * plan.chunkSize + 1;
-    const to = Math.min(plan.head, from + plan.chunkSize - 1);
+    const from = plan.starts[index]!;
+    const to = (plan.starts[index + 1] ?? plan.head + 1) - 1;
     // Tile roots only where they are the tree's: a chunk that starts at a tile boundary.
     const run = new LeafRun(to - from + 1, (from - 1) % TILE_WIDTH === 0);
     const result = verifyRows(store, {

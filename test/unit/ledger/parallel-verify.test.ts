@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { chunkSizeFor, verifyInParallel } from '../../../scripts/lib/parallel-verify.js';
+import { chunkStartsFor, verifyInParallel } from '../../../scripts/lib/parallel-verify.js';
 import { VerifyWorkers } from '../../../scripts/lib/verify-workers.js';
 import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
 import { verifyStore } from '../../../src/platform/ledger/verify-store.js';
@@ -121,11 +121,52 @@ describe('ledger:verify across threads (scripts/lib/parallel-verify.ts)', functi
 describe('ledger:verify chunks of whole Merkle tiles (scripts/lib/parallel-verify.ts)', function () {
   this.timeout(60_000);
 
-  it('cuts a ledger into chunks of whole tiles once a chunk holds one, about four per thread', () => {
-    expect(chunkSizeFor(300, 3)).to.equal(25);
-    expect(chunkSizeFor(2_100, 2)).to.equal(512);
-    expect(chunkSizeFor(100_000, 2)).to.equal(10_240);
-    expect(chunkSizeFor(1_000_000, 2)).to.equal(10_240);
+  it('cuts a ledger into chunks of whole tiles once a chunk holds one, shrinking toward the end', () => {
+    const sizesOf = (head: number, threads: number): number[] => {
+      const starts = chunkStartsFor(head, threads);
+      return starts.map((start, i) => (starts[i + 1] ?? head + 1) - start);
+    };
+    // A small ledger: about four equal chunks per thread (the tamper specs above cut at 25).
+    expect(sizesOf(300, 3)).to.deep.equal(Array<number>(12).fill(25));
+    expect(chunkStartsFor(300, 3).slice(0, 3)).to.deep.equal([1, 26, 51]);
+    for (const [head, threads] of [
+      [2_100, 2],
+      [60_000, 2],
+      [100_000, 2],
+      [1_000_000, 2],
+      [1_000_000, 4],
+    ] as const) {
+      const starts = chunkStartsFor(head, threads);
+      const sizes = sizesOf(head, threads);
+      expect(starts[0]).to.equal(1);
+      expect(
+        sizes.reduce((a, b) => a + b, 0),
+        `${head}`,
+      ).to.equal(head);
+      // Whole tiles: every chunk starts at a tile boundary; at most 40 tiles; never growing.
+      for (const start of starts) expect((start - 1) % 256).to.equal(0);
+      for (const [i, size] of sizes.entries()) {
+        expect(size).to.be.within(1, 10_240);
+        if (i > 0) expect(size, `${head}: chunk ${i}`).to.be.at.most(sizes[i - 1]!);
+      }
+    }
+    // The 100k bench ledger on two threads: 40-tile chunks, then shrinking to 4 tiles.
+    expect(sizesOf(100_000, 2)).to.deep.equal([
+      ...Array<number>(6).fill(10_240),
+      9_728,
+      7_424,
+      5_376,
+      4_096,
+      3_072,
+      2_304,
+      1_792,
+      1_280,
+      1_024,
+      1_024,
+      1_024,
+      416,
+    ]);
+    expect(sizesOf(2_100, 2)).to.deep.equal([768, 512, 512, 308]);
   });
 
   it("hands each chunk's tile roots with its leaves, and the tree grown from them is the ledger's", async () => {
@@ -148,13 +189,14 @@ describe('ledger:verify chunks of whole Merkle tiles (scripts/lib/parallel-verif
             tree.add(index, leaves, tileRoots);
           },
         });
-        // Two threads: 512-event chunks; the worker alone: 768. Every chunk starts at a tile
-        // boundary and hands over the roots of all its whole tiles (the short last chunk has none).
-        const size = chunkSizeFor(events, mainThreadVerifies ? 2 : 1);
-        expect(size).to.equal(mainThreadVerifies ? 512 : 768);
-        expect(result).to.deep.include({ ok: true, chunks: Math.ceil(events / size) });
+        // Two threads: chunks of 768, 512, 512 and 308 events; the worker alone: 1,280, 768, 52.
+        // Every chunk starts at a tile boundary and hands over the roots of all its whole tiles
+        // (the short last chunk has none).
+        const starts = chunkStartsFor(events, mainThreadVerifies ? 2 : 1);
+        expect(starts).to.deep.equal(mainThreadVerifies ? [1, 769, 1281, 1793] : [1, 1281, 2049]);
+        expect(result).to.deep.include({ ok: true, chunks: starts.length });
         for (const [index, run] of runs) {
-          const length = Math.min(size, events - index * size);
+          const length = (starts[index + 1] ?? events + 1) - starts[index]!;
           expect(run.leaves.length, `chunk ${index}`).to.equal(length * 32);
           expect(run.tileRoots?.length, `chunk ${index}`).to.equal(Math.floor(length / 256) * 32);
           expect(Buffer.from(run.tileRoots!).equals(tileRootsOf(run.leaves)), `chunk ${index}`).to.equal(
