@@ -243,7 +243,8 @@ export class ChainVerifier {
    * A whole packed run (`PackedRows`), verified at once, or declined: true when every row checked
    * out — its seq is the next one, its content hashes to its content_hash, its prev_hash is the
    * hash before it, and its link hash is its hash — and the verifier has moved past the run (with
-   * `leaves`, each row's Merkle leaf hash pushed there, as `pushRow` pushes it). Anything else —
+   * `leaves`, each row's Merkle leaf hash pushed there, as `pushRow` pushes it; with `admits`, each
+   * row's leaf hash must also be admitted, e.g. equal the stored tree's). Anything else —
    * any issue, a run that is not exactly the next seqs, a field the store could not fold — returns
    * false with the verifier and `leaves` untouched, and the caller pushes the same rows one by one
    * (`pushRow`), which names what is wrong exactly as before. Only clean runs take this path, so it
@@ -254,7 +255,11 @@ export class ChainVerifier {
    * decodes from them, which is the same bytes for any valid UTF-8 (a row whose bytes are not
    * declines here and goes to `pushRow`).
    */
-  pushPacked(run: PackedRows, leaves?: { push(leaf: string): unknown }): boolean {
+  pushPacked(
+    run: PackedRows,
+    leaves?: { push(leaf: string): unknown },
+    admits?: (seq: number, leaf: string) => boolean,
+  ): boolean {
     const { count, first, last, lengths, content, links } = run;
     if (
       !this.#prevHashIsHex ||
@@ -283,13 +288,14 @@ export class ChainVerifier {
       if (prevHash !== prev) return false;
       // contentHash equals a fresh hex digest and prevHash the hash before it: LinkBytes' input.
       const linkEnd = LINK.write(first + i, contentHash, prevHash);
-      if (leaves) PACKED_LEAVES[i] = digest('sha256', LINK.leafInput(linkEnd), 'binary');
+      if (leaves || admits) PACKED_LEAVES[i] = digest('sha256', LINK.leafInput(linkEnd), 'binary');
       const hash = links.substring(column + 128, column + LINK_COLUMNS);
       if (digest('sha256', LINK.linkJson(linkEnd), 'hex') !== hash) return false;
       prev = hash;
       at = end;
     }
     if (at !== content.length) return false;
+    if (admits) for (let i = 0; i < count; i += 1) if (!admits(first + i, PACKED_LEAVES[i]!)) return false;
     if (leaves) for (let i = 0; i < count; i += 1) leaves.push(PACKED_LEAVES[i]!);
     this.#checked += count;
     if (this.#issues.length === 0) this.#verifiedThrough = last;

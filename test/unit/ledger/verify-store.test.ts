@@ -25,6 +25,21 @@ const TAMPERING: { name: string; sql: string }[] = [
   },
 ];
 
+/** The store with its row reads counted: pages walked row by row instead of packed. */
+function counted(store: SqliteEventStore): { store: EventStore; rowReads: () => number } {
+  let reads = 0;
+  const seen = {
+    head: () => store.head(),
+    readRecords: (from: number, limit: number) => store.readRecords(from, limit),
+    readPacked: (from: number, to: number) => store.readPacked(from, to),
+    readRows: (from: number, limit: number) => {
+      reads += 1;
+      return store.readRows(from, limit);
+    },
+  };
+  return { store: seen as unknown as EventStore, rowReads: () => reads };
+}
+
 /** The same store seen through `readRecords` only, as a store without raw rows (EventStoreDB). */
 function recordsOnly(store: SqliteEventStore): EventStore {
   return {
@@ -62,9 +77,14 @@ describe('verifyStore over raw rows (the background verifier on SQLite)', functi
           const tree = { leaf: (seq: number) => treeLeaves[seq - 1], hashLeaf: leafHash };
           for (const from of [undefined, { seq: 10, hash: (await store.readRecords(10, 1))[0]!.hash }]) {
             const opts = { tree, pageSize: 16, ...(from ? { from } : {}) };
-            const rows = await verifyStore(store, opts);
+            const packed = counted(store);
+            const rows = await verifyStore(packed.store, opts);
             const records = await verifyStore(recordsOnly(store), opts);
             expect(rows).to.deep.equal(records);
+            // Whole sound pages go packed: only the last, partial page is read row by row, and a
+            // page with an issue (chain or tree) once more.
+            if (sql === '' && !forgedLeaf) expect(packed.rowReads()).to.equal(1);
+            else expect(packed.rowReads()).to.be.within(2, 3);
             expect(rows.ok).to.equal(sql === '' && !forgedLeaf);
             if (forgedLeaf) expect(rows.issues.map((i) => i.code)).to.include('tree_mismatch');
           }
