@@ -60,7 +60,6 @@ export function withObservationRecorded(remembered: unknown, recorded: Observati
     recorded.entity_id === r.entity ||
     (recorded.entity_id === null && recorded.project_id !== null && r.gcProjects.has(recorded.project_id));
   if (!own || recorded.observed_on > r.day) return r;
-  if (r.list.some((o) => o.id === recorded.id)) return undefined;
   // Where the list's sort puts it: after every id that does not sort after it.
   let lo = 0;
   let hi = r.list.length;
@@ -69,6 +68,8 @@ export function withObservationRecorded(remembered: unknown, recorded: Observati
     if (r.list[mid]!.id.localeCompare(recorded.id) > 0) hi = mid;
     else lo = mid + 1;
   }
+  // An id the list already holds sorts right before that place: only a fresh read can tell.
+  if (lo > 0 && r.list[lo - 1]!.id === recorded.id) return undefined;
   return { ...r, list: [...r.list.slice(0, lo), recorded, ...r.list.slice(lo)] };
 }
 

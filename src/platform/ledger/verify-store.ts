@@ -67,16 +67,13 @@ export async function verifyStore(
     const limit = Math.min(pageSize, to - next + 1);
     // A whole page that verifies, chain and tree leaves alike, goes packed (`verifyRows`); any other
     // page — the last, partial one, or one with an issue — is walked row by row, which flags it.
-    if (rows?.readPacked) {
-      const run = rows.readPacked(next, next + limit - 1);
-      if (run.count === limit && verifier.pushPacked(run, undefined, admits)) {
-        checked += limit;
-        opts.onProgress?.({ checked, head });
-        await opts.betweenPages?.();
-        if (opts.stopped?.()) break;
-        next += limit;
-        continue;
-      }
+    if (rows && pushedPacked(rows, verifier, next, limit, undefined, admits)) {
+      checked += limit;
+      opts.onProgress?.({ checked, head });
+      await opts.betweenPages?.();
+      if (opts.stopped?.()) break;
+      next += limit;
+      continue;
     }
     const page = rows ? rows.readRows(next, limit) : await store.readRecords(next, limit);
     const walked = walk(page, to);
@@ -155,6 +152,23 @@ function rowWalk(verifier: ChainVerifier, tree: VerifyStoreOptions['tree']): Wal
   };
 }
 
+/**
+ * The `limit` rows from `next` read packed and pushed whole (`ChainVerifier.pushPacked`): false,
+ * with nothing pushed, when the source cannot pack, rows are missing, or the run does not verify.
+ */
+function pushedPacked(
+  source: RowSource,
+  verifier: ChainVerifier,
+  next: number,
+  limit: number,
+  leaves?: { push(leaf: string): unknown },
+  admits?: (seq: number, leaf: string) => boolean,
+): boolean {
+  if (!source.readPacked) return false;
+  const run = source.readPacked(next, next + limit - 1);
+  return run.count === limit && verifier.pushPacked(run, leaves, admits);
+}
+
 /** Whether a leaf hash (32 latin1 characters) is the tree's at its seq, or beyond the tree. */
 function treeAdmits(tree: NonNullable<VerifyStoreOptions['tree']>): (seq: number, leaf: string) => boolean {
   return (seq, leaf) => {
@@ -222,12 +236,9 @@ export function verifyRows(source: RowSource, opts: VerifyRowsOptions): VerifyRe
     const limit = Math.min(pageSize, opts.to - next + 1);
     // A sound page verifies packed (one read, no string per row); any other is read again as rows,
     // which find and name what is wrong. Leaves only while the range has room for the whole page.
-    if (source.readPacked && (!leaves || leaves.length + limit <= room)) {
-      const run = source.readPacked(next, next + limit - 1);
-      if (run.count === limit && verifier.pushPacked(run, leaves)) {
-        next += limit;
-        continue;
-      }
+    if ((!leaves || leaves.length + limit <= room) && pushedPacked(source, verifier, next, limit, leaves)) {
+      next += limit;
+      continue;
     }
     const page = source.readRows(next, limit);
     for (const row of page) {
