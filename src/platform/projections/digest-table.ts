@@ -53,6 +53,23 @@ export class DigestTable {
     return true;
   }
 
+  /**
+   * Adds the digest at `bytes[at…at+32)` unless present (the first addition wins); true when added.
+   * For digests already held as bytes (another table's, a stored row's).
+   */
+  addBytes(bytes: Uint8Array, at: number, seq: number, tag: number): boolean {
+    SCRATCH.set(bytes.subarray(at, at + DIGEST_BYTES));
+    if (this.#find(SCRATCH) >= 0) return false;
+    this.#append(SCRATCH, 0, seq, tag);
+    return true;
+  }
+
+  /** Whether the table holds the digest at `bytes[at…at+32)`. */
+  hasBytes(bytes: Uint8Array, at: number): boolean {
+    SCRATCH.set(bytes.subarray(at, at + DIGEST_BYTES));
+    return this.#find(SCRATCH) >= 0;
+  }
+
   #append(source: Uint8Array, at: number, seq: number, tag: number): void {
     if (this.count === this.seqs.length) this.#grow();
     if ((this.count + 1) * 2 > this.#slots.length) this.#rehash(this.#slots.length * 2);

@@ -1,9 +1,14 @@
+import { hash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { ReadModelFile } from '../../../src/platform/projections/index.js';
+import {
+  DIGEST_LOG_GENERATION,
+  DIGEST_MERGE_SLICES,
+} from '../../../src/platform/projections/read-model-file.js';
 import { foldingOn } from '../../support/read-model.js';
 
 const A = 'a'.repeat(64);
@@ -68,7 +73,7 @@ describe('read-model file: digest sets', () => {
     file.close();
   });
 
-  it('stores an entry as its 32 bytes, a seq and a tag, and no record', () => {
+  it('stores an entry as its 32 bytes, a seq and a tag, and no record (a live flush: in the log)', () => {
     const file = ReadModelFile.own(path);
     foldingOn(file)(() => {
       file.digests('p.hashes').insertIfAbsent(B, 7, 2);
@@ -87,9 +92,24 @@ describe('read-model file: digest sets', () => {
     expect(file.stats.bytes).to.equal(62 * 32);
     file.close();
     const db = new Database(path, { readonly: true });
-    expect(db.prepare('SELECT COUNT(*) AS n FROM rm_digests').get()).to.deep.equal({ n: 62 });
+    // A flush of a few additions appends them to the set's log, in recording order; none is merged yet.
+    expect(db.prepare('SELECT COUNT(*) AS n FROM rm_digests').get()).to.deep.equal({ n: 0 });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM rm_digest_log').get()).to.deep.equal({ n: 62 });
+    expect(
+      db
+        .prepare(
+          'SELECT gen, n FROM rm_digest_log WHERE set_id = (SELECT id FROM rm_digest_sets WHERE name = ?) ORDER BY n',
+        )
+        .raw()
+        .all('p.hashes')
+        .slice(0, 3),
+    ).to.deep.equal([
+      [1, 0],
+      [1, 1],
+      [1, 2],
+    ]);
     const rows = db
-      .prepare('SELECT set_id, digest, seq, tag FROM rm_digests WHERE digest = ? ORDER BY set_id')
+      .prepare('SELECT set_id, digest, seq, tag FROM rm_digest_log WHERE digest = ? ORDER BY set_id')
       .all(Buffer.from(B, 'hex')) as {
       set_id: number;
       digest: Buffer;
@@ -180,7 +200,7 @@ describe('read-model file: layout', () => {
     expect(again.collection('p.items').get('k')).to.deep.equal({ a: 2 });
     again.close();
     const db = new Database(path, { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).to.equal(2);
+    expect(db.pragma('user_version', { simple: true })).to.equal(3);
     const indexes = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_records'")
       .pluck()
@@ -192,4 +212,145 @@ describe('read-model file: layout', () => {
   function flushOf(file: ReadModelFile, checkpoint: number): void {
     file.flush([{ name: 'p', version: 1, checkpoint, aggregates: {} }]);
   }
+});
+
+/**
+ * A digest set's log (issue 19): a live flush appends its additions in recording order instead of
+ * writing a page of the B-tree per digest, and the log is merged into the B-tree a generation at a
+ * time, an eighth per flush. Whatever the tier an entry is in, a look-up answers as one table would:
+ * the first recording wins.
+ */
+describe('read-model file: digest log and merge', () => {
+  let dir: string;
+  let path: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plumbline-digest-log-'));
+    path = join(dir, 'rm.db');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Digests as the ledger's are: uniform (the set's table hashes their first bytes).
+  const hexOf = (i: number, salt = 'd') => hash('sha256', `${salt}${i}`, 'hex');
+  const counts = (p: string) => {
+    const db = new Database(p, { readonly: true });
+    try {
+      return {
+        tree: db.prepare('SELECT COUNT(*) FROM rm_digests').pluck().get() as number,
+        log: db.prepare('SELECT COUNT(*) FROM rm_digest_log').pluck().get() as number,
+        generations: db.prepare('SELECT DISTINCT gen FROM rm_digest_log ORDER BY gen').pluck().all(),
+      };
+    } finally {
+      db.close();
+    }
+  };
+
+  it('merges a full generation into the B-tree over eight flushes, answering alike throughout and after a restart', () => {
+    let file = ReadModelFile.own(path);
+    let set = file.digests('p.hashes');
+    // Live flushes: each fewer than a slice, so logged.
+    const perFlush = DIGEST_LOG_GENERATION / 16;
+    let seq = 0;
+    let checkpoint = 0;
+    const fill = (from: number, count: number, salt = 'd') =>
+      foldingOn(file)(() => {
+        for (let i = from; i < from + count; i += 1) set.insertIfAbsent(hexOf(i, salt), (seq += 1), i % 7);
+      });
+    const flush = () =>
+      file.flush([{ name: 'p', version: 1, checkpoint: (checkpoint += 1), aggregates: {} }]);
+    // The first recording of each: digest i at seq i + 1 with tag i % 7.
+    const expectFirst = (indexes: number[]) => {
+      for (const i of indexes)
+        expect(set.get(hexOf(i)), `digest ${i}`).to.deep.equal({ seq: i + 1, tag: i % 7 });
+    };
+    for (let f = 0; f < 16; f += 1) {
+      fill(f * perFlush, perFlush);
+      flush();
+    }
+    // Full: one generation, its merge begun with the flush that filled it (an eighth); re-recording 0
+    // (already logged) adds nothing to the log.
+    const slice = DIGEST_LOG_GENERATION / DIGEST_MERGE_SLICES;
+    expect(counts(path)).to.deep.equal({ tree: slice, log: DIGEST_LOG_GENERATION, generations: [1] });
+    fill(0, 1);
+    fill(DIGEST_LOG_GENERATION, 100, 'e');
+    flush();
+    let c = counts(path);
+    expect(c.generations).to.deep.equal([1, 2]);
+    expect(c.log).to.equal(DIGEST_LOG_GENERATION + 100);
+    expect(c.tree).to.equal(2 * slice);
+    expectFirst([0, 1, 4095, 30_000, DIGEST_LOG_GENERATION - 1]);
+    // A restart half-way through the merge: the log is read back, the merge starts over and ends.
+    for (let f = 0; f < 3; f += 1) flush();
+    file.close();
+    file = ReadModelFile.own(path);
+    set = file.digests('p.hashes');
+    expectFirst([0, 7, 12_345, DIGEST_LOG_GENERATION - 1]);
+    expect(set.get(hexOf(DIGEST_LOG_GENERATION, 'e'))).to.deep.equal({
+      seq: DIGEST_LOG_GENERATION + 2,
+      tag: DIGEST_LOG_GENERATION % 7,
+    });
+    for (let f = 0; f < DIGEST_MERGE_SLICES; f += 1) {
+      fill(DIGEST_LOG_GENERATION + 100 + f, 1, 'e');
+      flush();
+    }
+    c = counts(path);
+    expect(c.tree).to.equal(DIGEST_LOG_GENERATION);
+    expect(c.generations).to.deep.equal([2]);
+    expect(c.log).to.equal(100 + DIGEST_MERGE_SLICES);
+    expectFirst([0, 1, 4095, 30_000, DIGEST_LOG_GENERATION - 1]);
+    // Recorded again once merged: the B-tree's entry stays the first.
+    fill(5, 1);
+    flush();
+    expectFirst([5]);
+    expect(set.get(hexOf(123_456))).to.equal(undefined);
+    file.close();
+  });
+
+  it('writes a batch of a slice or more (a catch-up’s) straight into the B-tree, but for what the log recorded first', () => {
+    const file = ReadModelFile.own(path);
+    const set = file.digests('p.hashes');
+    foldingOn(file)(() => {
+      for (let i = 0; i < DIGEST_LOG_GENERATION; i += 1) set.insertIfAbsent(hexOf(i), i + 1, 0);
+    });
+    file.flush([{ name: 'p', version: 1, checkpoint: DIGEST_LOG_GENERATION, aggregates: {} }]);
+    expect(counts(path)).to.deep.equal({ tree: DIGEST_LOG_GENERATION, log: 0, generations: [] });
+    expect(set.get(hexOf(777))).to.deep.equal({ seq: 778, tag: 0 });
+    // With a log: a digest logged earlier keeps its first recording though a large batch repeats it.
+    foldingOn(file)(() => set.insertIfAbsent(hexOf(1, 'x'), 70_000, 1));
+    file.flush([{ name: 'p', version: 1, checkpoint: 70_000, aggregates: {} }]);
+    expect(counts(path)).to.deep.equal({ tree: DIGEST_LOG_GENERATION, log: 1, generations: [1] });
+    foldingOn(file)(() => {
+      for (let i = 0; i < DIGEST_LOG_GENERATION; i += 1) set.insertIfAbsent(hexOf(i, 'x'), 80_000 + i, 2);
+    });
+    file.flush([{ name: 'p', version: 1, checkpoint: 150_000, aggregates: {} }]);
+    expect(counts(path)).to.deep.equal({ tree: 2 * DIGEST_LOG_GENERATION - 1, log: 1, generations: [1] });
+    expect(set.get(hexOf(1, 'x'))).to.deep.equal({ seq: 70_000, tag: 1 });
+    expect(set.get(hexOf(2, 'x'))).to.deep.equal({ seq: 80_002, tag: 2 });
+    file.close();
+    const again = ReadModelFile.own(path);
+    expect(again.digests('p.hashes').get(hexOf(1, 'x'))).to.deep.equal({ seq: 70_000, tag: 1 });
+    again.close();
+  });
+
+  it('reads its log back after a flush that failed, and logs the additions with the next one', () => {
+    const file = ReadModelFile.own(path);
+    const set = file.digests('p.hashes');
+    foldingOn(file)(() => set.insertIfAbsent(hexOf(1), 1, 0));
+    file.flush([{ name: 'p', version: 1, checkpoint: 1, aggregates: {} }]);
+    foldingOn(file)(() => set.insertIfAbsent(hexOf(2), 2, 0));
+    // The transaction throws after the digests' rows (an aggregate JSON cannot encode): all rolled back.
+    expect(() => file.flush([{ name: 'p', version: 1, checkpoint: 2, aggregates: { bad: 1n } }])).to.throw(
+      TypeError,
+    );
+    expect(counts(path).log).to.equal(1);
+    expect(set.get(hexOf(2))).to.deep.equal({ seq: 2, tag: 0 });
+    file.flush([{ name: 'p', version: 1, checkpoint: 2, aggregates: {} }]);
+    expect(counts(path).log).to.equal(2);
+    expect(set.get(hexOf(1))).to.deep.equal({ seq: 1, tag: 0 });
+    expect(set.get(hexOf(2))).to.deep.equal({ seq: 2, tag: 0 });
+    // Cleared with its projection: the log too.
+    file.clear('p');
+    expect(counts(path)).to.deep.equal({ tree: 0, log: 0, generations: [] });
+    expect(set.get(hexOf(1))).to.equal(undefined);
+    file.close();
+  });
 });
