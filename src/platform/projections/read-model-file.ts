@@ -1288,7 +1288,8 @@ export class ReadModelFile {
       this.stats.writes += 1;
       this.stats.bytes += DIGEST_BYTES;
       if (newest.table.count >= DIGEST_LOG_GENERATION) {
-        // Full: merged from the next flush on; a generation still under merge then ends at once.
+        // Full: merged from now on, an eighth a flush (the first below); a generation still under
+        // merge then ends at once.
         if (generations.length > 1) this.#mergeDigests(set, generations, Number.POSITIVE_INFINITY);
         newest.order = newest.table.inDigestOrder();
       }
