@@ -701,6 +701,15 @@ export interface DigestGeneration {
   merged: number;
 }
 
+function newGeneration(gen: number): DigestGeneration {
+  return { gen, table: new DigestTable(1024), order: null, merged: 0 };
+}
+
+/** Whether a generation of the log holds the digest at `digests[at…at+32)`. */
+function loggedIn(generations: readonly DigestGeneration[], digests: Uint8Array, at: number): boolean {
+  return generations.some((g) => g.table.hasBytes(digests, at));
+}
+
 /**
  * A set of SHA-256 digests → (seq, tag), for the indexes with an entry per event (the ledger
  * index's event and artifact hashes). They are the file's largest collections and the worst for a
@@ -1226,8 +1235,7 @@ export class ReadModelFile {
     this.#sql(() => {
       for (const [gen, digest, seq, tag] of this.#readLog.iterate(id)) {
         let g = generations.at(-1);
-        if (g?.gen !== gen)
-          generations.push((g = { gen, table: new DigestTable(1024), order: null, merged: 0 }));
+        if (g?.gen !== gen) generations.push((g = newGeneration(gen)));
         g.table.addBytes(digest, 0, seq, tag);
       }
     });
@@ -1258,7 +1266,7 @@ export class ReadModelFile {
       // (see the collections above). One the log holds was recorded first there, and goes to the
       // B-tree with the log's merge, not from here.
       for (const i of added.inDigestOrder()) {
-        if (generations.some((g) => g.table.hasBytes(added.digests, i * DIGEST_BYTES))) continue;
+        if (loggedIn(generations, added.digests, i * DIGEST_BYTES)) continue;
         this.#putDigest.run(set, added.digestAt(i), added.seqs[i]!, added.tags[i]!);
         this.stats.writes += 1;
         this.stats.bytes += DIGEST_BYTES;
@@ -1269,17 +1277,12 @@ export class ReadModelFile {
     for (let i = 0; i < added.count; i += 1) {
       const at = i * DIGEST_BYTES;
       // Recorded already in the log: that entry was first (the B-tree's are older still).
-      if (generations.some((g) => g.table.hasBytes(added.digests, at))) continue;
+      if (loggedIn(generations, added.digests, at)) continue;
       let newest = generations.at(-1);
       if (!newest || newest.order !== null) {
         if (newest && newest.table.count >= DIGEST_LOG_GENERATION && generations.length > 1)
           this.#mergeDigests(set, generations, Number.POSITIVE_INFINITY);
-        newest = {
-          gen: (generations.at(-1)?.gen ?? 0) + 1,
-          table: new DigestTable(1024),
-          order: null,
-          merged: 0,
-        };
+        newest = newGeneration((generations.at(-1)?.gen ?? 0) + 1);
         generations.push(newest);
       }
       const n = newest.table.count;
