@@ -15,6 +15,7 @@ import { startTs, type RunningChild } from './lib/child.js';
 import { copyOf, removeDir, type Dataset } from './lib/datasets.js';
 import { load, type LoadResult } from './lib/load.js';
 import { entitiesToScore } from './lib/sample.js';
+import { readTrace, type ThreadTrace } from './lib/thread-trace.js';
 
 export interface ReadMeasurement {
   entities: number;
@@ -33,6 +34,8 @@ export interface ReadMeasurement {
   bare_http: LoadResult;
   ratio_vs_express: number;
   ratio_vs_http: number;
+  /** With `--trace`: what held the service's thread during the read-only `score` load. */
+  service_trace?: ThreadTrace;
 }
 
 export interface LoadShape {
@@ -96,11 +99,12 @@ async function withService<T>(
   ds: Dataset,
   bodies: string[],
   fn: (service: RunningChild, key: string, sample: string) => Promise<T>,
+  env: Record<string, string> = {},
 ): Promise<T> {
   const key = ds.keys[0]!.key;
   const dataDir = copyOf(ds, 'read');
   try {
-    const service = await startTs('bench/servers.ts', ['service', dataDir]);
+    const service = await startTs('bench/servers.ts', ['service', dataDir], env);
     try {
       const res = await fetch(`http://127.0.0.1:${String(service.ready.port)}${PATH}`, {
         method: 'POST',
@@ -118,20 +122,28 @@ async function withService<T>(
   }
 }
 
-export async function measureRead(ds: Dataset, shape: LoadShape): Promise<ReadMeasurement> {
+export async function measureRead(
+  ds: Dataset,
+  shape: LoadShape,
+  opts: { trace?: boolean } = {},
+): Promise<ReadMeasurement> {
   const names = entitiesToScore(ds, 40);
   const bodies = names.map((entity) => JSON.stringify({ entity }));
   const scratch = mkdtempSync(join(tmpdir(), 'plumbline-bench-read-'));
+  const traceFile = join(scratch, 'thread.trace');
   try {
-    const { sample, serviceResult, usageResult, underWrites, key } = await withService(
+    const { sample, serviceResult, serviceTrace, usageResult, underWrites, key } = await withService(
       ds,
       bodies,
       async (service, key, sample) => {
+        // The measured window: the load's warm-up (the first scores' derivations, the JIT) is left out.
+        const from = Date.now() + shape.warmupSeconds * 1000;
         const serviceResult = await measureServer(service, key, bodies, shape);
         return {
           sample,
           key,
           serviceResult,
+          serviceTrace: opts.trace ? readTrace(traceFile, from, Date.now()) : undefined,
           // The same stack on an action that computes and appends nothing: the service's HTTP floor.
           usageResult: await measureServer(service, key, ['{}'], shape, '/api/lender-credit?action=usage'),
           underWrites: await scoreUnderWrites(
@@ -143,6 +155,7 @@ export async function measureRead(ds: Dataset, shape: LoadShape): Promise<ReadMe
           ),
         };
       },
+      opts.trace ? { BENCH_TRACE: traceFile } : {},
     );
     const bodyFile = join(scratch, 'score.json');
     writeFileSync(bodyFile, sample);
@@ -166,6 +179,7 @@ export async function measureRead(ds: Dataset, shape: LoadShape): Promise<ReadMe
       bare_http: results['bare-http'],
       ratio_vs_express: serviceResult.requests_per_second / results['bare-express'].requests_per_second,
       ratio_vs_http: serviceResult.requests_per_second / results['bare-http'].requests_per_second,
+      ...(serviceTrace ? { service_trace: serviceTrace } : {}),
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -7,6 +7,8 @@
  *   npm run bench -- --only read,verify   a subset (read, write, rebuild, verify, tlog)
  *   npm run bench -- --sizes 50000,100000   other ledger sizes (small,large) than the mode's
  *   npm run bench -- --fresh      regenerate the cached datasets
+ *   npm run bench -- --only read --trace   also what held the service's thread during `score`
+ *                                          (its read-model flushes and event-loop gaps; info rows)
  *   npm run bench -- --profile    run every child under --cpu-prof (profiles in the cache dir)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     fresh: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
     sizes: { type: 'string' },
   },
 });
@@ -103,7 +106,7 @@ const results: Results = {
 
 if (only.has('read')) {
   log(`read: score vs bare Express vs node:http, ${load.connections} connections, ${load.seconds}s each`);
-  results.read = await measureRead(small, load);
+  results.read = await measureRead(small, load, { trace: values.trace });
   log(`read: score on the ${large.events.toLocaleString('en-US')}-event ledger (fresh start, no snapshots)`);
   results.read_large = { events: large.events, service: await measureScoreOn(large, load) };
 }

@@ -12,6 +12,7 @@
  * response, so every server puts the same bytes on the wire). The service is the real
  * composition (`compose` + `createApp`, embedded SQLite, in-process rate-limit store) with one
  * change: the lender quota is raised (100/day would end a benchmark after 100 requests).
+ * BENCH_TRACE=<file> also records what holds the service's thread (bench/lib/thread-trace.ts).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { once } from 'node:events';
@@ -23,6 +24,8 @@ import { createAppServer } from '../src/platform/http/server.js';
 import { compose } from '../src/compose.js';
 import { systemClock } from '../src/platform/clock.js';
 import { createLogger } from '../src/platform/log.js';
+import { ReadModelFile } from '../src/platform/projections/index.js';
+import { traceThread } from './lib/thread-trace.js';
 import {
   LENDER_DAILY_POLICY,
   PROJECT_MINUTE_POLICY,
@@ -83,6 +86,21 @@ function bareExpress(document: unknown): Server {
 }
 
 async function service(dataDir: string): Promise<Server> {
+  const trace = process.env.BENCH_TRACE;
+  if (trace) {
+    const flushed = traceThread(trace);
+    // The method itself, called below with the file as `this`.
+    const flush = (Object.getOwnPropertyDescriptor(ReadModelFile.prototype, 'flush') as PropertyDescriptor)
+      .value as ReadModelFile['flush'];
+    ReadModelFile.prototype.flush = function (this: ReadModelFile, projections) {
+      const started = performance.now();
+      try {
+        flush.call(this, projections);
+      } finally {
+        flushed(started, performance.now() - started);
+      }
+    };
+  }
   const composed = await compose({
     dataDir,
     clock: systemClock,

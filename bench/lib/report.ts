@@ -3,6 +3,7 @@
  * measurement beside its same-run baseline, the ratio, SPEC §12's target and whether it was met.
  */
 import type { ReadMeasurement } from '../read.js';
+import { GAP_MS } from './thread-trace.js';
 import type { LoadResult } from './load.js';
 import type { ReplayMeasurement, StartupMeasurement } from '../rebuild.js';
 import type { VerifyMeasurement } from '../verify.js';
@@ -131,6 +132,25 @@ export function targetsOf(r: Results): Target[] {
       target: '(info)',
       met: null,
     });
+    const t = r.read.service_trace;
+    if (t) {
+      out.push({
+        measurement: 'read: score, read-model flushes on the service thread (--trace)',
+        value: `${t.flushes} flushes, median ${t.flush_median_ms} ms, p90 ${t.flush_p90_ms} ms, max ${t.flush_max_ms} ms`,
+        baseline: '—',
+        ratio: '—',
+        target: '(info)',
+        met: null,
+      });
+      out.push({
+        measurement: `read: score, event-loop turns over ${GAP_MS} ms (--trace)`,
+        value: `${t.gaps} (${t.gaps_with_a_flush} with a flush), longest ${t.longest_gaps_ms.join(', ') || '—'} ms`,
+        baseline: '—',
+        ratio: '—',
+        target: '(info)',
+        met: null,
+      });
+    }
     if (r.read_large) {
       const l = r.read_large.service;
       out.push({

@@ -1,0 +1,86 @@
+/**
+ * What held the service's thread during a load (`npm run bench -- --only read --trace`): the
+ * service child (bench/servers.ts, BENCH_TRACE=<file>) appends one line per read-model flush and
+ * one per gap of its event loop, and the parent summarizes the lines of the load's window.
+ *
+ * Lines: `flush <epoch ms> <ms>` (a `ReadModelFile.flush`, timed around the call) and
+ * `gap <epoch ms> <ms>` (a 5 ms interval timer that ran more than GAP_MS after its last turn: the
+ * loop was busy — a flush, a GC pause, a burst of requests answered in one turn).
+ */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
+/** A loop turn longer than this is logged as a gap. */
+export const GAP_MS = 25;
+/** How often the gap timer asks to run. */
+const TICK_MS = 5;
+
+export interface ThreadTrace {
+  flushes: number;
+  flush_median_ms: number;
+  flush_p90_ms: number;
+  flush_max_ms: number;
+  /** Loop turns longer than GAP_MS, and how many of them began a flush. */
+  gaps: number;
+  gaps_with_a_flush: number;
+  longest_gaps_ms: number[];
+}
+
+interface Entry {
+  kind: 'flush' | 'gap';
+  at: number;
+  ms: number;
+}
+
+/**
+ * In the service child: starts logging loop gaps into `file`; returns what logs a flush (its start,
+ * `performance.now()`, and its duration).
+ */
+export function traceThread(file: string): (at: number, ms: number) => void {
+  const write = (kind: Entry['kind'], at: number, ms: number) =>
+    appendFileSync(file, `${kind} ${(performance.timeOrigin + at).toFixed(1)} ${ms.toFixed(2)}\n`);
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last > GAP_MS) write('gap', last, now - last);
+    last = now;
+  }, TICK_MS).unref();
+  return (at, ms) => write('flush', at, ms);
+}
+
+/** The trace's entries that began in [from, to] (epoch ms), summarized. */
+export function summarizeTrace(text: string, from: number, to: number): ThreadTrace {
+  const entries: Entry[] = [];
+  for (const line of text.split('\n')) {
+    const [kind, at, ms] = line.split(' ');
+    if ((kind !== 'flush' && kind !== 'gap') || at === undefined || ms === undefined) continue;
+    const entry: Entry = { kind, at: Number(at), ms: Number(ms) };
+    if (entry.at >= from && entry.at <= to) entries.push(entry);
+  }
+  const flushes = entries.filter((e) => e.kind === 'flush');
+  const gaps = entries.filter((e) => e.kind === 'gap');
+  const durations = flushes.map((f) => f.ms).sort((a, b) => a - b);
+  const at = (q: number) =>
+    durations.length === 0 ? 0 : durations[Math.min(durations.length - 1, Math.floor(q * durations.length))]!;
+  return {
+    flushes: flushes.length,
+    flush_median_ms: round(at(0.5)),
+    flush_p90_ms: round(at(0.9)),
+    flush_max_ms: round(durations.at(-1) ?? 0),
+    gaps: gaps.length,
+    gaps_with_a_flush: gaps.filter((g) => flushes.some((f) => f.at >= g.at && f.at <= g.at + g.ms)).length,
+    longest_gaps_ms: gaps
+      .map((g) => g.ms)
+      .sort((a, b) => b - a)
+      .slice(0, 5)
+      .map(round),
+  };
+}
+
+/** `summarizeTrace` of a trace file (none written: nothing held the thread that long). */
+export function readTrace(file: string, from: number, to: number): ThreadTrace {
+  return summarizeTrace(existsSync(file) ? readFileSync(file, 'utf8') : '', from, to);
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
