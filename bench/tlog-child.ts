@@ -28,6 +28,7 @@ import { GENESIS_HASH, linkHash } from '../src/platform/ledger/envelope.js';
 import { Ledger } from '../src/platform/ledger/ledger.js';
 import { SqliteTileStorage } from '../src/platform/tlog/sqlite-tiles.js';
 import { TileTree, type LeafEvent } from '../src/platform/tlog/tree.js';
+import { quantile } from './lib/stats.js';
 
 const [mode, a, b] = process.argv.slice(2);
 const META = { org_id: null, actor: 'bench', request_id: 'req_bench' };
@@ -101,8 +102,7 @@ if (mode === 'append') {
   times.sort((p, q) => p - q);
   storage.close();
   rmSync(dir, { recursive: true, force: true });
-  const at = (q: number) =>
-    Number(times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(3));
+  const at = (q: number) => Number(quantile(times, q).toFixed(3));
   process.stdout.write(
     `${JSON.stringify({ leaves: size, samples, build_seconds: Number(buildSeconds.toFixed(2)), p50_ms: at(0.5), p99_ms: at(0.99), max_ms: at(1) })}\n`,
   );

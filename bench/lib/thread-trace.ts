@@ -8,6 +8,7 @@
  * loop was busy — a flush, a GC pause, a burst of requests answered in one turn).
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { quantile } from './stats.js';
 
 /** A loop turn longer than this is logged as a gap. */
 export const GAP_MS = 25;
@@ -59,13 +60,11 @@ export function summarizeTrace(text: string, from: number, to: number): ThreadTr
   const flushes = entries.filter((e) => e.kind === 'flush');
   const gaps = entries.filter((e) => e.kind === 'gap');
   const durations = flushes.map((f) => f.ms).sort((a, b) => a - b);
-  const at = (q: number) =>
-    durations.length === 0 ? 0 : durations[Math.min(durations.length - 1, Math.floor(q * durations.length))]!;
   return {
     flushes: flushes.length,
-    flush_median_ms: round(at(0.5)),
-    flush_p90_ms: round(at(0.9)),
-    flush_max_ms: round(durations.at(-1) ?? 0),
+    flush_median_ms: round(quantile(durations, 0.5)),
+    flush_p90_ms: round(quantile(durations, 0.9)),
+    flush_max_ms: round(quantile(durations, 1)),
     gaps: gaps.length,
     gaps_with_a_flush: gaps.filter((g) => flushes.some((f) => f.at >= g.at && f.at <= g.at + g.ms)).length,
     longest_gaps_ms: gaps
