@@ -33,6 +33,7 @@ import type { VerifyIssue } from './platform/ledger/verify.js';
 import { leafHash } from './platform/tlog/merkle.js';
 import { defaultOrigin, TransparencyLog } from './platform/tlog/log.js';
 import { SqliteTileStorage } from './platform/tlog/sqlite-tiles.js';
+import { ThreadedVerifier } from './platform/tlog/verify-thread.js';
 import type { TileStorage } from './platform/tlog/tree.js';
 
 export interface ComposeOptions {
@@ -51,6 +52,11 @@ export interface ComposeOptions {
   signingKey?: string | undefined;
   /** Background verification interval (ms); 0 = only on demand. */
   verifyEveryMs?: number;
+  /**
+   * Embedded mode: a verification pass over at least this many events runs on a thread of its own
+   * (ThreadedVerifier; 20,000 by default).
+   */
+  verifyOffloadFrom?: number;
   /** SAM.gov's online API (SAM_API_KEY, SAM_API_BASE_URL); absent = imported extracts only. */
   samApi?: { apiKey: string; baseUrl: string; timeoutMs?: number } | undefined;
   /** Transparency log: origin (default from publicBaseUrl), seed (hex), witnesses, publish interval. */
@@ -321,6 +327,18 @@ export async function compose(opts: ComposeOptions): Promise<Composed> {
         },
         checkpoint: (readHead) => tlog.check(readHead),
       },
+      // Embedded mode: long passes (the first after a start) on a thread of their own.
+      ...(sqlite && sqlite.path !== ':memory:'
+        ? {
+            offload: new ThreadedVerifier(sqlite.path, {
+              ...(opts.verifyOffloadFrom !== undefined ? { minEvents: opts.verifyOffloadFrom } : {}),
+              onError: (error) =>
+                opts.logger.warn('the ledger verifier thread failed; verifying on the service thread', {
+                  error: error.message,
+                }),
+            }),
+          }
+        : {}),
       recorded: recordedFailure(tiles, opts),
       onFailure: (issue) => {
         opts.logger.error(

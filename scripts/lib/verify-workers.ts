@@ -2,20 +2,13 @@
  * The worker threads of a parallel `ledger:verify` (scripts/lib/parallel-verify.ts), booted apart
  * from the pass: a worker takes about 0.2 s to boot (under tsx it loads TypeScript), so the CLI
  * boots them before it loads its own modules, which takes about as long. Deliberately light — only
- * node:worker_threads — so booting them is the first thing the CLI does.
+ * node:worker_threads (through src/platform/worker-thread.ts, which holds the tsx bootstrap) — so
+ * booting them is the first thing the CLI does.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { siblingEntry, startModuleWorker } from '../../src/platform/worker-thread.js';
 import type { ChunkResult } from './verify-chunks.js';
 import type { VerifyAssignment, VerifyWorkerMessage } from './verify-worker.js';
-
-// tsx only for the TypeScript entry: the built dist/ worker is plain JavaScript, and the production
-// image has no tsx (a devDependency) to load.
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-(workerData.entry.endsWith('.ts')
-  ? import('tsx/esm/api').then((tsx) => { tsx.register(); return import(workerData.entry); })
-  : import(workerData.entry));
-`;
 
 /**
  * Three semi-spaces' worth (V8 sizes the young generation as 3 × the semi-space): 2 MiB
@@ -40,9 +33,7 @@ export class VerifyWorker {
     // off a thread's CPU when each row's strings outlived 1,000-row pages and the leaves their
     // chunk; with those gone, 2 MiB measured best (two threads, cold passes: 100k bench ledger 8.47
     // → 7.95 µs of CPU per event against 64 MiB, 1M 5.64 → 5.57; 4 and 16 MiB no better).
-    this.#worker = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: { entry },
+    this.#worker = startModuleWorker(entry, null, {
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     this.done = new Promise<void>((resolve, reject) => {
@@ -78,8 +69,7 @@ export class VerifyWorkers {
 
   private constructor(count: number) {
     // Beside this module: verify-worker.ts under tsx, verify-worker.js in the built dist/.
-    const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-    const entry = new URL(`./verify-worker.${ext}`, import.meta.url).href;
+    const entry = siblingEntry(import.meta.url, 'verify-worker');
     this.#workers = Array.from({ length: count }, () => new VerifyWorker(entry));
   }
 

@@ -49,6 +49,8 @@ export async function openService(
     onStoreError?: RateLimitOnStoreError;
     /** LEDGER_INTEGRITY_OVERRIDE=1 */
     integrityOverride?: boolean;
+    /** Verification passes of at least this many events on a thread of their own (compose's). */
+    verifyOffloadFrom?: number;
   } = {},
 ): Promise<OpenService> {
   const composed = await compose({
@@ -59,6 +61,7 @@ export async function openService(
     ...(opts.redisUrl ? { redisUrl: opts.redisUrl } : {}),
     ...(opts.onStoreError ? { onStoreError: opts.onStoreError } : {}),
     ...(opts.integrityOverride ? { integrityOverride: true } : {}),
+    ...(opts.verifyOffloadFrom !== undefined ? { verifyOffloadFrom: opts.verifyOffloadFrom } : {}),
   });
   const app = createApp(composed.deps);
   return { app, composed, close: () => composed.close() };

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
 import { runScript } from '../support/cli.js';
@@ -151,6 +151,43 @@ describe('tamper drills: every detector names every kind of tampering', function
       }
     });
   }
+
+  it('names the first bad seq when a start finds the file edited, its pass on a thread of its own or not', async () => {
+    const { dataDir, bearer } = await ledgerWith(800, 'tamper-drills');
+    try {
+      // Untouched: the start's pass on its thread (the chain, and each leaf of the 3 stored tiles).
+      let svc = await openService(dataDir, { verifyOffloadFrom: 1 });
+      const clean = await request(svc.app).get('/api/ledger/verify').set('Authorization', bearer);
+      expect(clean.body).to.include({ ok: true, verified_through: 800 });
+      await svc.close();
+
+      const rows = await storedRows(dataDir);
+      const scan = rows.filter((r) => r.content.includes('"type":"ProjectScanned"') && r.seq < 700)[3]!;
+      tamper(
+        dataDir,
+        `UPDATE events SET content = replace(content, '"scan_verdict":"', '"scan_verdict":"X') WHERE seq = ${scan.seq}`,
+      );
+      // Each start on a copy of its own: a failure found is recorded and stands at the next start.
+      cpSync(dataDir, `${dataDir}-paced`, { recursive: true });
+      for (const [dir, verifyOffloadFrom] of [
+        [dataDir, 1],
+        [`${dataDir}-paced`, 1_000_000],
+      ] as const) {
+        svc = await openService(dir, { verifyOffloadFrom });
+        try {
+          const found = await request(svc.app).get('/api/ledger/verify').set('Authorization', bearer);
+          expect(found.body.ok, `offload from ${verifyOffloadFrom}`).to.equal(false);
+          expect(found.body.issues[0]).to.include({ code: 'content_hash_mismatch', seq: scan.seq });
+          expect(found.body.verified_through, JSON.stringify(found.body)).to.equal(scan.seq - 1);
+        } finally {
+          await svc.close();
+        }
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(`${dataDir}-paced`, { recursive: true, force: true });
+    }
+  });
 
   it('leaves an untouched ledger verified by all three', async () => {
     const { dataDir, bearer } = await ledgerWith(800, 'tamper-drills');

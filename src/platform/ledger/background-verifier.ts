@@ -28,6 +28,20 @@ export interface VerifierOptions {
   recorded?: VerifyIssue | null;
   /** Called once, when the first integrity failure is found. */
   onFailure?: (issue: VerifyIssue) => void;
+  /**
+   * Walks a long stretch past the watermark off this thread (src/platform/tlog/verify-thread.ts):
+   * the same checks, answering only the stored head it verified through, or null when anything did
+   * not verify (this verifier's own pass then walks the stretch and names the issue).
+   */
+  offload?: VerifierOffload;
+}
+
+export interface VerifierOffload {
+  /** Stretches shorter than this stay on this thread. */
+  readonly minEvents: number;
+  verify(from: LedgerHead, to: number): Promise<LedgerHead | null>;
+  /** Ends a running `verify` (it resolves null). */
+  cancel(): Promise<void>;
 }
 
 export interface VerificationStatus {
@@ -135,6 +149,7 @@ export class BackgroundVerifier {
       ];
     } else if (this.#issues.length === 0) {
       const fullPass = this.#watermark.seq === 0;
+      await this.#offloaded(head.seq);
       if (head.seq > this.#watermark.seq) {
         const result = await verifyStore(this.store, {
           from: this.#watermark,
@@ -165,6 +180,21 @@ export class BackgroundVerifier {
   }
 
   /**
+   * Moves the watermark as far as the offload verified a long stretch up to `head`. Nothing it
+   * declines is taken as an issue here: the paced pass after it walks from the watermark on.
+   */
+  async #offloaded(head: number): Promise<void> {
+    const offload = this.options.offload;
+    if (!offload || head - this.#watermark.seq < offload.minEvents) return;
+    const from = this.#watermark;
+    const through = await offload.verify(from, head).catch(() => null);
+    // Only forward, and only from where it started (nothing else moves the watermark meanwhile:
+    // runs do not overlap).
+    if (through && through.seq > from.seq && through.seq <= head && this.#watermark === from)
+      this.#watermark = through;
+  }
+
+  /**
    * A failure found past the watermark may follow an earlier one (a chain re-hashed from an edit
    * further back links cleanly up to the watermark's old hash): one pass from the genesis, once,
    * names the first bad seq.
@@ -192,13 +222,21 @@ export class BackgroundVerifier {
       // A missing row before the slice leaves nothing to link to: the slice's first row then fails.
       start = { seq: from - 1, hash: row?.seq === from - 1 ? row.hash : 'missing' };
     }
-    const result = await verifyStore(this.store, {
-      from: start,
-      to,
-      ...this.#paced,
-      ...(this.options.log ? { tree: this.options.log.tree } : {}),
-    });
-    if (result.issues.length > 0) this.#issues = result.issues;
+    // A long slice on the offload's thread first; what it leaves (or declines) is walked here.
+    const offload = this.options.offload;
+    if (offload && to - start.seq >= offload.minEvents) {
+      const through = await offload.verify(start, to).catch(() => null);
+      if (through && through.seq > start.seq && through.seq <= to) start = through;
+    }
+    if (start.seq < to && !this.#stopping) {
+      const result = await verifyStore(this.store, {
+        from: start,
+        to,
+        ...this.#paced,
+        ...(this.options.log ? { tree: this.options.log.tree } : {}),
+      });
+      if (result.issues.length > 0) this.#issues = result.issues;
+    }
     this.#recheckFrom = to >= this.#watermark.seq ? 1 : to + 1;
   }
 
@@ -216,6 +254,7 @@ export class BackgroundVerifier {
   async stop(): Promise<void> {
     this.#stopping = true;
     if (this.#timer) clearInterval(this.#timer);
+    await this.options.offload?.cancel();
     await this.#running?.catch(() => undefined);
   }
 }
