@@ -5,6 +5,7 @@
  * (nice +10, this thread only: Linux applies setpriority to the calling thread), so on a busy
  * machine requests keep the CPU and the pass takes longer.
  */
+import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteEventStore } from '../event-store/sqlite.js';
@@ -31,6 +32,11 @@ try {
   // even that is refused, the pass runs at the service's priority).
 }
 const { path, from, to } = (workerData as { data: VerifyThreadTask }).data;
+// Opening creates a missing file: a ledger gone from its path is declined, not made anew.
+if (!existsSync(path)) {
+  parentPort!.postMessage({ through: null } satisfies VerifyThreadAnswer);
+  process.exit(0);
+}
 const store = SqliteEventStore.open(path);
 try {
   const row = store.database.prepare<[number], LedgerHead>('SELECT seq, hash FROM events WHERE seq = ?');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -125,6 +125,12 @@ describe('ledger verification off the service thread', function () {
         `UPDATE events SET content = replace(content, '"event 1700"', '"event 17OO"') WHERE seq = 1700`,
       );
       expect(await threaded.verify(EMPTY_HEAD, EVENTS)).to.equal(null);
+    });
+
+    it('declines a ledger gone from its path, creating no file there', async () => {
+      const gone = join(l.dir, 'moved', 'ledger.db');
+      expect(await new ThreadedVerifier(gone, { minEvents: 1 }).verify(EMPTY_HEAD, EVENTS)).to.equal(null);
+      expect(existsSync(gone)).to.equal(false);
     });
 
     it('ends a running pass on cancel', async () => {
