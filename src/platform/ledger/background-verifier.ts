@@ -149,7 +149,7 @@ export class BackgroundVerifier {
       ];
     } else if (this.#issues.length === 0) {
       const fullPass = this.#watermark.seq === 0;
-      await this.#offloaded(head.seq);
+      this.#watermark = await this.#offloaded(this.#watermark, head.seq);
       if (head.seq > this.#watermark.seq) {
         const result = await verifyStore(this.store, {
           from: this.#watermark,
@@ -180,18 +180,15 @@ export class BackgroundVerifier {
   }
 
   /**
-   * Moves the watermark as far as the offload verified a long stretch up to `head`. Nothing it
-   * declines is taken as an issue here: the paced pass after it walks from the watermark on.
+   * How far the offload verified a long stretch (from, to]: where this thread's paced walk starts,
+   * `from` itself when the stretch is short or the offload declined it. Nothing it declines is an
+   * issue here: the paced walk from `from` names what is wrong.
    */
-  async #offloaded(head: number): Promise<void> {
+  async #offloaded(from: LedgerHead, to: number): Promise<LedgerHead> {
     const offload = this.options.offload;
-    if (!offload || head - this.#watermark.seq < offload.minEvents) return;
-    const from = this.#watermark;
-    const through = await offload.verify(from, head).catch(() => null);
-    // Only forward, and only from where it started (nothing else moves the watermark meanwhile:
-    // runs do not overlap).
-    if (through && through.seq > from.seq && through.seq <= head && this.#watermark === from)
-      this.#watermark = through;
+    if (!offload || to - from.seq < offload.minEvents) return from;
+    const through = await offload.verify(from, to).catch(() => null);
+    return through && through.seq > from.seq && through.seq <= to ? through : from;
   }
 
   /**
@@ -223,11 +220,7 @@ export class BackgroundVerifier {
       start = { seq: from - 1, hash: row?.seq === from - 1 ? row.hash : 'missing' };
     }
     // A long slice on the offload's thread first; what it leaves (or declines) is walked here.
-    const offload = this.options.offload;
-    if (offload && to - start.seq >= offload.minEvents) {
-      const through = await offload.verify(start, to).catch(() => null);
-      if (through && through.seq > start.seq && through.seq <= to) start = through;
-    }
+    start = await this.#offloaded(start, to);
     if (start.seq < to && !this.#stopping) {
       const result = await verifyStore(this.store, {
         from: start,
