@@ -3,7 +3,7 @@
  * measurement beside its same-run baseline, the ratio, SPEC §12's target and whether it was met.
  */
 import type { ReadMeasurement } from '../read.js';
-import { GAP_MS } from './thread-trace.js';
+import { GAP_MS, GC_MS } from './thread-trace.js';
 import type { LoadResult } from './load.js';
 import type { ReplayMeasurement, StartupMeasurement } from '../rebuild.js';
 import type { VerifyMeasurement } from '../verify.js';
@@ -144,7 +144,7 @@ export function targetsOf(r: Results): Target[] {
       });
       out.push({
         measurement: `read: score, event-loop turns over ${GAP_MS} ms (--trace)`,
-        value: `${t.gaps} (${t.gaps_with_a_flush} with a flush), longest ${t.longest_gaps_ms.join(', ') || '—'} ms`,
+        value: `${t.gaps} (${t.gaps_with_a_flush} with a flush, ${t.gaps_with_a_gc} with a GC of ${GC_MS}+ ms), longest ${t.longest_gaps_ms.join(', ') || '—'} ms; ${t.long_gcs} such GCs, ${t.long_gc_ms} ms`,
         baseline: '—',
         ratio: '—',
         target: '(info)',
