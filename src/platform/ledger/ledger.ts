@@ -71,6 +71,8 @@ export class Ledger {
   #guard: LedgerOptions['guard'];
   #head: LedgerHead = EMPTY_HEAD;
   #queue: Promise<unknown> = Promise.resolve();
+  /** When the queue began holding the thread in this turn of the event loop (null: not yet). */
+  #turnStarted: number | null = null;
   /** Durability of the last append: syncs go in order, so it implies every earlier one's. */
   #lastDurable: Promise<void> = Promise.resolve();
   #conflicts = 0;
@@ -144,13 +146,39 @@ export class Ledger {
     decide: (head: LedgerHead) => Decision<R> | Promise<Decision<R>>,
     meta: EventMeta,
   ): Promise<CommitResult<R>> {
-    const run = this.#queue.then(() => this.#commitNow(decide, meta));
+    const run = this.#queue.then(() => this.#turn()).then(() => this.#commitNow(decide, meta));
     this.#queue = run.catch(() => undefined);
     // The queue moves on as soon as a command is committed; its caller hears back once durable.
     return run.then(async ({ durable, ...committed }) => {
       await durable;
       return committed;
     });
+  }
+
+  /**
+   * Before each queued command: once the queue has held the thread for QUEUE_TURN_MS in one turn of
+   * the event loop, it lets the loop turn (timers, sockets, health checks) before going on. Queued
+   * commands run back to back in microtasks, which never yield: after a start, 40 entities' first
+   * scores (each deriving its facts from the read models inside its decide, ~70 ms) held the thread
+   * for one 2.7 s turn at 1M events (5–6 s on a slower host), with /readyz unanswered all along. A
+   * command's own decide is never cut; at ordinary loads (a command well under a millisecond, the
+   * queue rarely 50 deep) the queue never yields. Order is unchanged: the next command waits here.
+   */
+  async #turn(): Promise<void> {
+    const now = performance.now();
+    if (this.#turnStarted === null) {
+      this.#turnStarted = now;
+      // Runs at the next turn's check phase: whatever the queue does then is a new turn.
+      setImmediate(() => (this.#turnStarted = null));
+      return;
+    }
+    if (now - this.#turnStarted < QUEUE_TURN_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    // The immediate scheduled when the turn began ran first and reset it: this command starts one.
+    if (this.#turnStarted === null) {
+      this.#turnStarted = performance.now();
+      setImmediate(() => (this.#turnStarted = null));
+    }
   }
 
   async #commitNow<R>(
@@ -238,6 +266,9 @@ export class Ledger {
 }
 
 const BACKOFF_BASE_MS = 5;
+
+/** How long the commit queue may hold the thread in one turn of the event loop (`#turn`). */
+export const QUEUE_TURN_MS = 50;
 const BACKOFF_CAP_MS = 250;
 
 /**

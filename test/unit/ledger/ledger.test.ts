@@ -9,6 +9,7 @@ import {
   AppendConflict,
   ConflictRetriesExhausted,
   Ledger,
+  QUEUE_TURN_MS,
   StoreUnavailable,
   verifyLedger,
 } from '../../../src/platform/ledger/index.js';
@@ -217,6 +218,59 @@ describe('Ledger (single writer, ARCHITECTURE §3.2)', () => {
     expect(JSON.stringify(live!.data)).to.equal('{"alpha":{"b":[3],"y":2},"zeta":1}');
     expect(JSON.stringify(live!.meta)).to.equal(JSON.stringify(stored!.meta));
     expect(live!.data).to.not.equal(data);
+  });
+
+  describe('the commit queue and the event loop', () => {
+    /** Holds the thread for `ms`, as a first score's derivation inside its decide does. */
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+
+    it('lets the event loop turn once queued commands have held the thread for QUEUE_TURN_MS, in order', async () => {
+      const ledger = await Ledger.open(store, clock);
+      const order: string[] = [];
+      // Eight commands of 30 ms queued in one turn: 240 ms back to back without a yield.
+      const commits = Array.from({ length: 8 }, (_, i) =>
+        ledger.commit(() => {
+          order.push(`decide ${i}`);
+          busy(30);
+          return { events: [{ stream: 'q', type: 'Slow', data: { i } }], result: i };
+        }, TEST_META),
+      );
+      // What a health check or another socket would be: it runs between commands, not after all.
+      setImmediate(() => order.push('immediate'));
+      setTimeout(() => order.push('timer'), 0);
+      const results = await Promise.all(commits);
+      expect(results.map((r) => r.result)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(results.map((r) => r.events[0]!.seq)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
+      const firstYield = order.indexOf('immediate');
+      // Within the first 50 ms: after the second command (60 ms), never after the last.
+      expect(firstYield, order.join(', ')).to.be.within(1, Math.ceil(QUEUE_TURN_MS / 30) + 1);
+      expect(order.indexOf('timer'), order.join(', ')).to.be.below(order.indexOf('decide 7'));
+      expect(order.filter((o) => o.startsWith('decide'))).to.deep.equal(
+        Array.from({ length: 8 }, (_, i) => `decide ${i}`),
+      );
+      expect(verifyLedger(await store.read(1, 10)).ok).to.equal(true);
+    });
+
+    it('never yields for a queue of quick commands, so it costs ordinary loads nothing', async () => {
+      const ledger = await Ledger.open(store, clock);
+      const order: string[] = [];
+      const commits = Array.from({ length: 20 }, (_, i) =>
+        ledger.commit(() => {
+          order.push(`decide ${i}`);
+          return { events: [{ stream: 'q', type: 'Quick', data: { i } }], result: i };
+        }, TEST_META),
+      );
+      setImmediate(() => order.push('immediate'));
+      await Promise.all(commits);
+      // Every command was decided and committed in the turn they were queued in; the immediate after.
+      expect(order, order.join(', ')).to.deep.equal([
+        ...Array.from({ length: 20 }, (_, i) => `decide ${i}`),
+        'immediate',
+      ]);
+    });
   });
 
   describe('group commit', () => {
