@@ -43,9 +43,11 @@ export class BehaviorEvaluator {
           const entity = this.s.runtime.state(registryProjection).entities[entityId];
           if (!entity) return { events: [], result: 0 };
           const now = this.s.clock.now();
+          // Derived for this step alone (unless a lender's call already keeps the entity's): a pass
+          // over every entity must not hold them all in the heap (`FactsMemo.peek`).
           const events = decideBehavior(
             this.s.runtime.state(creditProjection),
-            entityFacts(this.s, entity, now),
+            entityFacts(this.s, entity, now, null, false),
             now,
           );
           return { events, result: events.length };

@@ -115,6 +115,8 @@ export function entityFacts(
   entity: EntityRecord,
   now: Date,
   live: LiveRegistry | null = null,
+  /** Remember what is derived for later calls (false: a pass over every entity; `FactsMemo.peek`). */
+  remember = true,
 ): EntityFacts {
   const g = s.runtime.state(governance);
   const findings: FindingRecord[] = (g.findings_by_entity[entity.entity_id] ?? [])
@@ -135,7 +137,9 @@ export function entityFacts(
     observations: s.runtime.state(observationsProjection),
     findings,
     registry,
-    memo: factsMemoOf(s.runtime).for(entity.entity_id, outcome),
+    memo: remember
+      ? factsMemoOf(s.runtime).for(entity.entity_id, outcome)
+      : factsMemoOf(s.runtime).peek(entity.entity_id, outcome),
   };
 }
 

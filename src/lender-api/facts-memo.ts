@@ -169,6 +169,22 @@ export class FactsMemo {
     return memo;
   }
 
+  /**
+   * The entity's remembered memo when it has one; otherwise a memo for this one call, remembered
+   * nowhere. For a pass over every entity (the behavior evaluator, hourly and 5 s after each
+   * start): taking `for` there remembered every entity of the ledger — 2,260 at 1M events, a node's
+   * RSS past 1.1 GiB a minute after its start with no request at all — and pushed the entities
+   * lenders are scoring out of the memo. What the pass derives is shared within its call.
+   */
+  peek(entityId: string, outcome = ''): DerivationMemo {
+    return this.#entities.get(entityId)?.get(outcome) ?? new EntityMemo(this.#counts);
+  }
+
+  /** Entities remembered now. */
+  get size(): number {
+    return this.#entities.size;
+  }
+
   #applied(event: SealedEvent): void {
     if (FACTS_NEUTRAL.has(event.type)) return;
     this.#epoch = event.seq;

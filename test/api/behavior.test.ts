@@ -4,6 +4,7 @@ import { serviceOf } from '../../src/app.js';
 import { credit } from '../../projections/credit.js';
 import { registryProjection as registry } from '../../projections/registry.js';
 import { BehaviorEvaluator } from '../../src/lender-api/behavior-evaluator.js';
+import { factsMemoOf } from '../../src/lender-api/facts-memo.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
 import { D, ONE_LINE_SOV, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
@@ -91,6 +92,35 @@ describe('scheduled behavioral evaluator (DOMAIN §5)', function () {
     expect((watch[0]!.data as { cause: { code: string } }).cause.code).to.be.a('string');
     await svc.composed.deps.runtime.rebuild();
     expect(stateOf()).to.equal('WATCH');
+  });
+
+  it('a pass keeps no entity in the facts memo: it derives each for its own step, and keeps what lenders asked for', async () => {
+    const s = serviceOf(svc.app);
+    const memo = factsMemoOf(s.runtime);
+    const entities = Object.keys(s.runtime.state(registry).entities).length;
+    expect(entities).to.be.greaterThan(1);
+    // The GC scored by a lender: remembered for that lender's next call.
+    const scored = await request(svc.app)
+      .post('/api/lender-credit?action=score')
+      .set('x-plumbline-api-key', k.key)
+      .send({ entity: 'Keystone Builders, Inc.' });
+    expect(scored.status, JSON.stringify(scored.body)).to.equal(200);
+    const remembered = memo.size;
+    expect(remembered).to.be.greaterThan(0);
+    const computed = memo.computed;
+    // A pass over every entity, days later so that it has a transition to record.
+    svc.clock.advance(10 * DAY);
+    expect(await new BehaviorEvaluator(s).run()).to.be.greaterThan(0);
+    expect(stateOf()).to.equal('WATCH');
+    expect(memo.computed, 'it derived what it decided on').to.be.greaterThan(computed);
+    expect(memo.size, 'and remembered none of it beyond what lenders had asked for').to.equal(remembered);
+    // The lender's next call finds the GC as remembered (a new day: derived afresh, and kept).
+    const again = await request(svc.app)
+      .post('/api/lender-credit?action=score')
+      .set('x-plumbline-api-key', k.key)
+      .send({ entity: 'Keystone Builders, Inc.' });
+    expect(again.status).to.equal(200);
+    expect(memo.size).to.equal(remembered);
   });
 
   it('a scheduled start runs its first pass only after the given delay, and a stop before then runs none', async () => {
