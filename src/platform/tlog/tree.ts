@@ -220,6 +220,8 @@ export class TileTree implements HashSource {
   #full: number[] = [];
   #partial: Buffer[][] = [];
   readonly #cache = new Map<string, Pyramid>();
+  /** Inside `catchUpTree`: tiles closed are stored, not kept in `#cache` (see there). */
+  #catchingUp = false;
 
   constructor(storage: TileStorage) {
     this.storage = storage;
@@ -318,7 +320,7 @@ export class TileTree implements HashSource {
     let top = root;
     if (!top) {
       const pyramid = pyramidOf(bytes);
-      this.#remember(level, index, pyramid);
+      if (!this.#catchingUp) this.#remember(level, index, pyramid);
       top = pyramid[TILE_HEIGHT]!;
     }
     this.#full[level] = index + 1;
@@ -402,6 +404,26 @@ export class TileTree implements HashSource {
     return Buffer.concat(partial.slice(0, width));
   }
 
+  /** Tiles whose interior hashes are kept for proofs (at most CACHE_TILES). */
+  get cachedTiles(): number {
+    return this.#cache.size;
+  }
+
+  /**
+   * Appends a long run of the ledger's events (`catchUpTree`) without keeping the pyramid of each
+   * tile it closes: a node's first start on a ledger with no stored tiles (or after
+   * `projections:rebuild`) built the whole tree this way and kept 4,096 pyramids — 88 MB of a
+   * 1M-event node's RSS at ready — that no proof had asked for. Proofs load them as they need them.
+   */
+  appendCatchingUp(events: readonly LeafEvent[]): void {
+    this.#catchingUp = true;
+    try {
+      this.append(events);
+    } finally {
+      this.#catchingUp = false;
+    }
+  }
+
   /** Forgets everything and starts empty (projections:rebuild, then append the ledger again). */
   reset(): void {
     this.storage.clearTiles();
@@ -420,7 +442,7 @@ export async function catchUpTree(
     const page = await store.readRecords(tree.size + 1, pageSize);
     const fresh = page.filter((e) => e.seq > tree.size);
     if (fresh.length === 0) return;
-    tree.append(fresh);
+    tree.appendCatchingUp(fresh);
     if (page.length < pageSize) return;
   }
 }

@@ -78,6 +78,37 @@ describe('tlog tile tree', () => {
     }
   });
 
+  it('keeps no pyramid of the tiles a catch-up closes, and still proves every leaf from the stored tiles', async () => {
+    const storage = new MemoryTileStorage();
+    const live = new TileTree(new MemoryTileStorage());
+    live.append(events.slice(0, 5_000));
+    // Live appends keep the tiles they close, for the receipts that follow.
+    expect(live.cachedTiles).to.equal(Math.floor(5_000 / 256));
+    const built = new TileTree(storage);
+    await catchUpTree(built, {
+      readRecords: (from, limit) => Promise.resolve(events.slice(from - 1, from - 1 + limit)),
+    });
+    expect(built.size).to.equal(70_000);
+    // A first start on a ledger with no stored tiles: 273 level-0 tiles and one level-1 tile closed,
+    // none kept (a million events kept 4,096 pyramids, 88 MB, until this).
+    expect(built.cachedTiles).to.equal(0);
+    expect(storage.fullTiles(0)).to.equal(273);
+    const root = rootOfLeafHashes(leaves);
+    expect(built.root().equals(root)).to.equal(true);
+    for (const i of [0, 255, 256, 65_535, 65_536, 69_999]) {
+      expect(verifyInclusion(i, 70_000, leaves[i]!, built.inclusionProof(i), root), `leaf ${i}`).to.equal(
+        true,
+      );
+    }
+    // Proofs load the pyramids they need, and only those.
+    expect(built.cachedTiles).to.be.within(1, 12);
+    // Live appends after the catch-up keep theirs again.
+    const more = chain(70_256).slice(70_000);
+    const before = built.cachedTiles;
+    built.append(more);
+    expect(built.cachedTiles).to.equal(before + 1);
+  });
+
   it('serves tiles whose hashes are the nodes at level 8L, full and partial', () => {
     const tree = new TileTree(new MemoryTileStorage());
     tree.append(events);
