@@ -226,18 +226,21 @@ describe('Ledger (single writer, ARCHITECTURE §3.2)', () => {
       const until = performance.now() + ms;
       while (performance.now() < until);
     };
+    /** `n` commands queued in one turn, each noting its decide in `order` and holding the thread `ms`. */
+    const queue = (ledger: Ledger, n: number, ms: number, order: string[]) =>
+      Array.from({ length: n }, (_, i) =>
+        ledger.commit(() => {
+          order.push(`decide ${i}`);
+          busy(ms);
+          return { events: [{ stream: 'q', type: 'Queued', data: { i } }], result: i };
+        }, TEST_META),
+      );
 
     it('lets the event loop turn once queued commands have held the thread for QUEUE_TURN_MS, in order', async () => {
       const ledger = await Ledger.open(store, clock);
       const order: string[] = [];
       // Eight commands of 30 ms queued in one turn: 240 ms back to back without a yield.
-      const commits = Array.from({ length: 8 }, (_, i) =>
-        ledger.commit(() => {
-          order.push(`decide ${i}`);
-          busy(30);
-          return { events: [{ stream: 'q', type: 'Slow', data: { i } }], result: i };
-        }, TEST_META),
-      );
+      const commits = queue(ledger, 8, 30, order);
       // What a health check or another socket would be: it runs between commands, not after all.
       setImmediate(() => order.push('immediate'));
       setTimeout(() => order.push('timer'), 0);
@@ -257,12 +260,7 @@ describe('Ledger (single writer, ARCHITECTURE §3.2)', () => {
     it('never yields for a queue of quick commands, so it costs ordinary loads nothing', async () => {
       const ledger = await Ledger.open(store, clock);
       const order: string[] = [];
-      const commits = Array.from({ length: 20 }, (_, i) =>
-        ledger.commit(() => {
-          order.push(`decide ${i}`);
-          return { events: [{ stream: 'q', type: 'Quick', data: { i } }], result: i };
-        }, TEST_META),
-      );
+      const commits = queue(ledger, 20, 0, order);
       setImmediate(() => order.push('immediate'));
       await Promise.all(commits);
       // Every command was decided and committed in the turn they were queued in; the immediate after.
