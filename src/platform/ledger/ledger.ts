@@ -165,18 +165,13 @@ export class Ledger {
    * queue rarely 50 deep) the queue never yields. Order is unchanged: the next command waits here.
    */
   async #turn(): Promise<void> {
-    const now = performance.now();
-    if (this.#turnStarted === null) {
-      this.#turnStarted = now;
-      // Runs at the next turn's check phase: whatever the queue does then is a new turn.
-      setImmediate(() => (this.#turnStarted = null));
-      return;
-    }
-    if (now - this.#turnStarted < QUEUE_TURN_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    // The immediate scheduled when the turn began ran first and reset it: this command starts one.
+    if (this.#turnStarted !== null && performance.now() - this.#turnStarted >= QUEUE_TURN_MS)
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    // A new turn (the first command in it, or the first after the yield above: the reset scheduled
+    // when the last turn began runs before that yield's own immediate).
     if (this.#turnStarted === null) {
       this.#turnStarted = performance.now();
+      // Runs at this turn's check phase: whatever the queue does after it is a new turn.
       setImmediate(() => (this.#turnStarted = null));
     }
   }

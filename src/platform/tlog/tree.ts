@@ -220,7 +220,7 @@ export class TileTree implements HashSource {
   #full: number[] = [];
   #partial: Buffer[][] = [];
   readonly #cache = new Map<string, Pyramid>();
-  /** Inside `catchUpTree`: tiles closed are stored, not kept in `#cache` (see there). */
+  /** Inside `appendCatchingUp`: the tiles it closes are stored, not kept in `#cache`. */
   #catchingUp = false;
 
   constructor(storage: TileStorage) {
