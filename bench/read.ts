@@ -7,6 +7,11 @@
  *
  * `score` is not a pure read: every call records a CreditReportIssued inquiry (SPEC §4), so each
  * request is also a durable append (acknowledged after its WAL sync; group commit). The service runs on a copy of the dataset.
+ *
+ * `score`, `usage` and bare Express are loaded in alternated rounds (bench/lib/rounds.ts), all
+ * three servers up throughout and one loaded at a time: each ratio is the median of the rounds'
+ * own ratios, and the rows show the median round. Measured once each, 40 s apart, a host's drift
+ * moved a ratio more than any change did (one host: `score` 0.16–0.44× in three runs of one tree).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +19,7 @@ import { join } from 'node:path';
 import { startTs, type RunningChild } from './lib/child.js';
 import { copyOf, removeDir, type Dataset } from './lib/datasets.js';
 import { load, type LoadResult } from './lib/load.js';
+import { median, medianRound, roundOrder } from './lib/rounds.js';
 import { entitiesToScore } from './lib/sample.js';
 import { readTrace, type ThreadTrace } from './lib/thread-trace.js';
 
@@ -32,8 +38,13 @@ export interface ReadMeasurement {
   writes: LoadResult;
   bare_express: LoadResult;
   bare_http: LoadResult;
+  /** Medians of the rounds' own ratios (`score` and `usage` against the same round's Express). */
   ratio_vs_express: number;
+  p99_ratio_vs_express: number;
+  usage_ratio_vs_express: number;
   ratio_vs_http: number;
+  /** Every round (measured in the order `roundOrder` gives it). */
+  rounds: Round[];
   /** With `--trace`: what held the service's thread during the read-only `score` load. */
   service_trace?: ThreadTrace;
 }
@@ -43,6 +54,13 @@ export interface LoadShape {
   warmupSeconds: number;
   seconds: number;
 }
+
+/** Rounds of `score`, `usage` and bare Express (one in a quick run). */
+export const READ_ROUNDS = 3;
+
+const ROUND_SERVERS = ['express', 'score', 'usage'] as const;
+type RoundServer = (typeof ROUND_SERVERS)[number];
+type Round = Record<RoundServer, LoadResult>;
 
 const PATH = '/api/lender-credit?action=score';
 
@@ -125,60 +143,86 @@ async function withService<T>(
 export async function measureRead(
   ds: Dataset,
   shape: LoadShape,
-  opts: { trace?: boolean } = {},
+  opts: { trace?: boolean; rounds?: number } = {},
 ): Promise<ReadMeasurement> {
   const names = entitiesToScore(ds, 40);
   const bodies = names.map((entity) => JSON.stringify({ entity }));
   const scratch = mkdtempSync(join(tmpdir(), 'plumbline-bench-read-'));
   const traceFile = join(scratch, 'thread.trace');
+  const bodyFile = join(scratch, 'score.json');
+  const roundCount = Math.max(1, opts.rounds ?? READ_ROUNDS);
   try {
-    const { sample, serviceResult, serviceTrace, usageResult, underWrites, key } = await withService(
+    const measured = await withService(
       ds,
       bodies,
       async (service, key, sample) => {
-        // The measured window: the load's warm-up (the first scores' derivations, the JIT) is left out.
-        const from = Date.now() + shape.warmupSeconds * 1000;
-        const serviceResult = await measureServer(service, key, bodies, shape);
-        return {
-          sample,
-          key,
-          serviceResult,
-          serviceTrace: opts.trace ? readTrace(traceFile, from, Date.now()) : undefined,
-          // The same stack on an action that computes and appends nothing: the service's HTTP floor.
-          usageResult: await measureServer(service, key, ['{}'], shape, '/api/lender-credit?action=usage'),
-          underWrites: await scoreUnderWrites(
-            service,
+        // Bare Express answers with the service's own score response, and stays up beside it.
+        writeFileSync(bodyFile, sample);
+        const express = await startTs('bench/servers.ts', ['bare-express', bodyFile]);
+        try {
+          let serviceTrace: ThreadTrace | undefined;
+          const measure: Record<RoundServer, () => Promise<LoadResult>> = {
+            express: () => measureServer(express, key, bodies, shape),
+            score: async () => {
+              // The measured window: the load's warm-up (the first scores' derivations, the JIT) is left out.
+              const from = Date.now() + shape.warmupSeconds * 1000;
+              const result = await measureServer(service, key, bodies, shape);
+              if (opts.trace && !serviceTrace) serviceTrace = readTrace(traceFile, from, Date.now());
+              return result;
+            },
+            // The same stack on an action that computes and appends nothing: the service's HTTP floor.
+            usage: () => measureServer(service, key, ['{}'], shape, '/api/lender-credit?action=usage'),
+          };
+          const rounds: Round[] = [];
+          for (let r = 0; r < roundCount; r += 1) {
+            const round: Partial<Round> = {};
+            for (const name of roundOrder(ROUND_SERVERS, r)) round[name] = await measure[name]();
+            rounds.push(round as Round);
+          }
+          const medianScore = medianRound(rounds.map((r) => r.score));
+          return {
             key,
-            bodies,
-            shape,
-            serviceResult.requests_per_second / 10,
-          ),
-        };
+            sample,
+            rounds,
+            service: medianScore,
+            serviceTrace,
+            underWrites: await scoreUnderWrites(
+              service,
+              key,
+              bodies,
+              shape,
+              medianScore.requests_per_second / 10,
+            ),
+          };
+        } finally {
+          await express.stop();
+        }
       },
       opts.trace ? { BENCH_TRACE: traceFile } : {},
     );
-    const bodyFile = join(scratch, 'score.json');
-    writeFileSync(bodyFile, sample);
-    const results: Record<'bare-express' | 'bare-http', LoadResult> = {} as never;
-    for (const kind of ['bare-express', 'bare-http'] as const) {
-      const server = await startTs('bench/servers.ts', [kind, bodyFile]);
-      try {
-        results[kind] = await measureServer(server, key, bodies, shape);
-      } finally {
-        await server.stop();
-      }
+    const { rounds, sample, key, service, serviceTrace, underWrites } = measured;
+    const http = await startTs('bench/servers.ts', ['bare-http', bodyFile]);
+    let bareHttp: LoadResult;
+    try {
+      bareHttp = await measureServer(http, key, bodies, shape);
+    } finally {
+      await http.stop();
     }
+    const ratioOf = (f: (r: Round) => number) => median(rounds.map(f));
     return {
       entities: names.length,
       response_bytes: Buffer.byteLength(sample),
-      service: serviceResult,
-      service_usage: usageResult,
+      service,
+      service_usage: medianRound(rounds.map((r) => r.usage)),
       service_under_writes: underWrites.reads,
       writes: underWrites.writes,
-      bare_express: results['bare-express'],
-      bare_http: results['bare-http'],
-      ratio_vs_express: serviceResult.requests_per_second / results['bare-express'].requests_per_second,
-      ratio_vs_http: serviceResult.requests_per_second / results['bare-http'].requests_per_second,
+      bare_express: medianRound(rounds.map((r) => r.express)),
+      bare_http: bareHttp,
+      ratio_vs_express: ratioOf((r) => r.score.requests_per_second / r.express.requests_per_second),
+      p99_ratio_vs_express: ratioOf((r) => r.score.p99_ms / Math.max(r.express.p99_ms, 1)),
+      usage_ratio_vs_express: ratioOf((r) => r.usage.requests_per_second / r.express.requests_per_second),
+      ratio_vs_http: service.requests_per_second / bareHttp.requests_per_second,
+      rounds,
       ...(serviceTrace ? { service_trace: serviceTrace } : {}),
     };
   } finally {

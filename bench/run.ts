@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { childFlags, REPO_ROOT } from './lib/child.js';
 import { cacheRoot, dataset, type Dataset } from './lib/datasets.js';
 import { printTable, targetsOf, type Results } from './lib/report.js';
-import { measureRead, measureScoreOn } from './read.js';
+import { measureRead, measureScoreOn, READ_ROUNDS } from './read.js';
 import { measureReplay, measureStartup } from './rebuild.js';
 import { measureVerify } from './verify.js';
 import { measureWrite } from './write.js';
@@ -106,7 +106,7 @@ const results: Results = {
 
 if (only.has('read')) {
   log(`read: score vs bare Express vs node:http, ${load.connections} connections, ${load.seconds}s each`);
-  results.read = await measureRead(small, load, { trace: values.trace });
+  results.read = await measureRead(small, load, { trace: values.trace, rounds: quick ? 1 : READ_ROUNDS });
   log(`read: score on the ${large.events.toLocaleString('en-US')}-event ledger (fresh start, no snapshots)`);
   results.read_large = { events: large.events, service: await measureScoreOn(large, load) };
 }
