@@ -2,13 +2,17 @@
  * The README's Try-it block is executable documentation: this spec extracts the `sh` block that
  * follows the `<!-- try-it -->` marker and runs it with bash (`-e -o pipefail`) against a started
  * service, twice in a row in the same directory, as a newcomer would paste it twice. The service's
- * clock is pinned at the start of the spec to the machine's today, because the block computes its
- * dates with `date -d` relative to today.
+ * clock is pinned to the machine's time at the start of each round (`waitBeforeRound`), because the block computes its
+ * dates with `date -d` relative to today; and no round starts in the last minutes of a UTC day, so
+ * the block's today and the service's are one day. (A run that crossed midnight failed in CI, rightly:
+ * the block's title date-down, effective on its today, predated the draw the service recorded on
+ * the next day — DOMAIN's TITLE_DATE_DOWN, BLOCKING.)
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -20,6 +24,15 @@ const run = promisify(execFile);
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
+/** How long before a UTC midnight no round starts: a round takes 12–40 s on the 2-core hosts. */
+const BEFORE_MIDNIGHT_MS = 120_000;
+
+/** How long a round starting at `now` (ms) waits: none, or until just after a UTC midnight less than BEFORE_MIDNIGHT_MS away. */
+export function waitBeforeRound(now: number): number {
+  const untilMidnight = 86_400_000 - (now % 86_400_000);
+  return untilMidnight < BEFORE_MIDNIGHT_MS ? untilMidnight + 1_000 : 0;
+}
+
 /** The first ```sh fenced block after the try-it marker. */
 export function tryItBlock(markdown: string): string {
   const marker = markdown.indexOf('<!-- try-it');
@@ -30,7 +43,8 @@ export function tryItBlock(markdown: string): string {
 }
 
 describe('README Try-it block', function () {
-  this.timeout(180_000);
+  // Two rounds, and at most one wait for a UTC midnight to pass (waitBeforeRound).
+  this.timeout(180_000 + BEFORE_MIDNIGHT_MS);
   let svc: TestService;
   let server: Listening;
   let cwd: string;
@@ -46,6 +60,15 @@ describe('README Try-it block', function () {
     rmSync(cwd, { recursive: true, force: true });
   });
 
+  it('starts no round in the last two minutes of a UTC day: it waits until just after midnight', () => {
+    const midnight = Date.parse('2026-11-30T00:00:00Z');
+    expect(waitBeforeRound(Date.parse('2026-11-29T12:00:00Z'))).to.equal(0);
+    expect(waitBeforeRound(midnight - 120_000)).to.equal(0);
+    expect(waitBeforeRound(midnight - 119_000)).to.equal(120_000);
+    expect(waitBeforeRound(midnight - 10_000)).to.equal(11_000);
+    expect(waitBeforeRound(midnight)).to.equal(0);
+  });
+
   it('runs twice in a row: a payment push answering 201 and an audit-verify answering AUTHENTIC each time', async () => {
     const block = tryItBlock(readFileSync(README, 'utf8'));
     expect(block).to.match(/date -d/);
@@ -53,6 +76,8 @@ describe('README Try-it block', function () {
     const key = await svc.key('Try It Bank', DEMO_SCOPES);
     const payments: string[] = [];
     for (const round of [1, 2]) {
+      await sleep(waitBeforeRound(Date.now()));
+      svc.clock.set(new Date());
       const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', block], {
         cwd,
         // The block's files land in a scratch directory, so its signer CLI is told where the checkout is.
