@@ -1,12 +1,12 @@
 /**
  * The README's Try-it block is executable documentation: this spec extracts the `sh` block that
  * follows the `<!-- try-it -->` marker and runs it with bash (`-e -o pipefail`) against a started
- * service, twice in a row in the same directory, as a newcomer would paste it twice. The service's
- * clock is pinned to the machine's time at the start of each round (`waitBeforeRound`), because the block computes its
- * dates with `date -d` relative to today; and no round starts in the last minutes of a UTC day, so
- * the block's today and the service's are one day. (A run that crossed midnight failed in CI, rightly:
- * the block's title date-down, effective on its today, predated the draw the service recorded on
- * the next day — DOMAIN's TITLE_DATE_DOWN, BLOCKING.)
+ * service, twice in a row in the same directory, as a newcomer would paste it twice. The block
+ * computes its dates with `date -d` relative to today, so the service's clock is pinned to the
+ * machine's time at the start of each round, and no round starts in a UTC day's last two minutes
+ * (`waitBeforeRound`): the block's today and the service's are then one day. A run that crossed
+ * midnight failed in CI, rightly: the block's title date-down, effective on its today, predated the
+ * draw the service recorded on the next day (DOMAIN's TITLE_DATE_DOWN, BLOCKING).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,7 +27,10 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 /** How long before a UTC midnight no round starts: a round takes 12–40 s on the 2-core hosts. */
 const BEFORE_MIDNIGHT_MS = 120_000;
 
-/** How long a round starting at `now` (ms) waits: none, or until just after a UTC midnight less than BEFORE_MIDNIGHT_MS away. */
+/**
+ * How long a round starting at `now` (ms) waits: none, or until just after the next UTC midnight
+ * when that is less than BEFORE_MIDNIGHT_MS away.
+ */
 export function waitBeforeRound(now: number): number {
   const untilMidnight = 86_400_000 - (now % 86_400_000);
   return untilMidnight < BEFORE_MIDNIGHT_MS ? untilMidnight + 1_000 : 0;
