@@ -57,15 +57,20 @@ export function rememberedContext(facts: EntityFacts, now: Date): SignalContext 
   return derived(facts, `${DERIVATION.context}${dayOf(now)}`, () => signalContext(facts, now));
 }
 
-/** Every signal about the entity as of `now`, each naming its furnisher, in a deterministic order. */
-export function gatherSignals(facts: EntityFacts, now: Date): Signal[] {
+/**
+ * Each dimension's signals about the entity as of `now`, each naming its furnisher, sorted
+ * (`compareSignals`). Each list is remembered apart — known by the day, with its furnishers, sorted —
+ * so a fact that changes one dimension (a site observation: the safety record) recomputes and sorts
+ * that one only, not the entity's every signal.
+ */
+export function dimensionSignals(
+  facts: EntityFacts,
+  now: Date,
+): Readonly<Record<Dimension, readonly Signal[]>> {
   const ctx = rememberedContext(facts, now);
-  // `compareSignals` orders by dimension first (in DIMENSIONS' order), so the whole list is each
-  // dimension's own sorted list, one after the other. Each is remembered apart — known by the day,
-  // with its furnishers, sorted — so a fact that changes one dimension (a site observation: the
-  // safety record) recomputes and sorts that one only, not the entity's every signal.
-  return DIMENSIONS.flatMap((dimension) =>
-    derived(facts, `${DERIVATION.signals(dimension)}${ctx.today}`, () =>
+  const lists = {} as Record<Dimension, readonly Signal[]>;
+  for (const dimension of DIMENSIONS)
+    lists[dimension] = derived(facts, `${DERIVATION.signals(dimension)}${ctx.today}`, () =>
       DIMENSION_SIGNALS[dimension](ctx)
         .filter((s) => s.observed_on <= ctx.today)
         .map((s) => {
@@ -73,6 +78,16 @@ export function gatherSignals(facts: EntityFacts, now: Date): Signal[] {
           return furnisher === null ? s : { ...s, furnisher };
         })
         .sort(compareSignals),
-    ),
-  );
+    );
+  return lists;
+}
+
+/**
+ * Every signal about the entity as of `now`, each naming its furnisher, in a deterministic order:
+ * `compareSignals` orders by dimension first (in DIMENSIONS' order), so the whole list is each
+ * dimension's own sorted list (`dimensionSignals`), one after the other.
+ */
+export function gatherSignals(facts: EntityFacts, now: Date): Signal[] {
+  const lists = dimensionSignals(facts, now);
+  return DIMENSIONS.flatMap((dimension) => lists[dimension]);
 }

@@ -136,6 +136,8 @@ export const DERIVATION = {
   /** The part of the behavioral basis no observation changes (triggers.ts `factsBasis`). */
   standing: 'standing:',
   signals: (dimension: string) => `signals:${dimension}:`,
+  /** A dimension's score (score.ts `scoreEntity`). */
+  dimension: (dimension: string) => `dimension:${dimension}:`,
   score: 'score:',
   behavior: 'behavior:',
 } as const;
@@ -143,6 +145,7 @@ export const DERIVATION = {
 const FROM_OBSERVATIONS = [
   DERIVATION.observations,
   DERIVATION.signals('safety_record'),
+  DERIVATION.dimension('safety_record'),
   DERIVATION.score,
   DERIVATION.behavior,
 ];

@@ -20,7 +20,7 @@ import {
   type Grade,
 } from './constants.js';
 import { clamp, dayOf } from './dates.js';
-import { gatherSignals } from './gather.js';
+import { dimensionSignals } from './gather.js';
 import { derived, DERIVATION, type EntityFacts } from './inputs.js';
 import { FACTORS, factorsOf, type FactorDefinition, type ReasonCode } from './reason-codes.js';
 import type { Signal } from './signals.js';
@@ -150,7 +150,10 @@ export function confidenceBasisOf(signals: readonly Signal[]): ConfidenceBasis {
 }
 
 export function confidenceOf(signals: readonly Signal[]): Confidence {
-  const basis = confidenceBasisOf(signals);
+  return confidenceFrom(confidenceBasisOf(signals));
+}
+
+function confidenceFrom(basis: ConfidenceBasis): Confidence {
   if (basis.signals >= CONFIDENCE_HIGH_MIN_SIGNALS && basis.projects >= CONFIDENCE_HIGH_MIN_PROJECTS)
     return 'HIGH';
   if (basis.signals >= CONFIDENCE_MEDIUM_MIN_SIGNALS) return 'MEDIUM';
@@ -190,6 +193,24 @@ export function weightedComposite(
   return Math.floor((thousandths + 50) / 100) / 10;
 }
 
+/** The composite, grade, confidence and reason codes of six dimension scores (DOMAIN §5). */
+function assemble(
+  dimensions: Record<Dimension, DimensionScore>,
+  basis: ConfidenceBasis,
+  capped: boolean,
+): CreditScore {
+  const weighted = weightedComposite(dimensions);
+  const composite = capped ? Math.min(weighted, EXCLUSION_COMPOSITE_CAP) : weighted;
+  return {
+    composite_score: composite,
+    grade: gradeFor(composite),
+    confidence: confidenceFrom(basis),
+    confidence_basis: basis,
+    dimensions,
+    reason_codes: reasonCodes(dimensions, capped),
+  };
+}
+
 /** Scores a list of signals (DOMAIN §5). */
 export function scoreSignals(signals: readonly Signal[]): CreditScore {
   // Each dimension scored on its own signals, sorted out in one pass (in their order).
@@ -198,20 +219,42 @@ export function scoreSignals(signals: readonly Signal[]): CreditScore {
   const dimensions = Object.fromEntries(
     DIMENSIONS.map((d) => [d, scoreDimension(d, byDimension.get(d)!)]),
   ) as Record<Dimension, DimensionScore>;
-  const weighted = weightedComposite(dimensions);
-  const capped = exclusionActive(signals);
-  const composite = capped ? Math.min(weighted, EXCLUSION_COMPOSITE_CAP) : weighted;
-  return {
-    composite_score: composite,
-    grade: gradeFor(composite),
-    confidence: confidenceOf(signals),
-    confidence_basis: confidenceBasisOf(signals),
-    dimensions,
-    reason_codes: reasonCodes(dimensions, capped),
-  };
+  return assemble(dimensions, confidenceBasisOf(signals), exclusionActive(signals));
 }
 
-/** The entity's credit score as of `now` (DOMAIN §5). Every rule counts whole days, so the day is the key. */
+/** One dimension's score with what the composite needs of its signals besides. */
+interface ScoredDimension {
+  score: DimensionScore;
+  /** The projects its signals came from. */
+  projects: ReadonlySet<string>;
+  excluded: boolean;
+}
+
+/**
+ * The entity's credit score as of `now` (DOMAIN §5): `scoreSignals(gatherSignals(facts, now))`,
+ * remembered by the day; each dimension's score is remembered apart too, so a fact that changes one
+ * dimension's signals (a site observation: the safety record) rescores that one only.
+ */
 export function scoreEntity(facts: EntityFacts, now: Date): CreditScore {
-  return derived(facts, `${DERIVATION.score}${dayOf(now)}`, () => scoreSignals(gatherSignals(facts, now)));
+  const day = dayOf(now);
+  return derived(facts, `${DERIVATION.score}${day}`, () => {
+    const lists = dimensionSignals(facts, now);
+    const dimensions = {} as Record<Dimension, DimensionScore>;
+    const projects = new Set<string>();
+    let signals = 0;
+    let capped = false;
+    for (const d of DIMENSIONS) {
+      const list = lists[d];
+      const scored = derived(facts, `${DERIVATION.dimension(d)}${day}`, (): ScoredDimension => ({
+        score: scoreDimension(d, list),
+        projects: new Set(list.map((s) => s.project_id).filter((p) => p !== null)),
+        excluded: exclusionActive(list),
+      }));
+      dimensions[d] = scored.score;
+      for (const p of scored.projects) projects.add(p);
+      signals += list.length;
+      capped ||= scored.excluded;
+    }
+    return assemble(dimensions, { signals, projects: projects.size }, capped);
+  });
 }

@@ -171,9 +171,10 @@ describe('credit derivations', () => {
       expect(behaviorFacts(remembered, scores, NOW)).to.deep.equal(behaviorFacts(fresh, scores, NOW));
       expect(behaviorFacts(remembered, [], NOW)).to.deep.equal(behaviorFacts(fresh, [], NOW));
       // Each once: the context (participation, findings), the observations (read by the safety
-      // record, the citation triggers and the first fact day), the six dimensions' signals, the
-      // composite, the behavioral basis and its standing part (which reuse the context).
-      expect(memo.computed).to.equal(11);
+      // record, the citation triggers and the first fact day), the six dimensions' signals and
+      // their six scores, the composite, the behavioral basis and its standing part (which reuse
+      // the context).
+      expect(memo.computed).to.equal(17);
       expect([...memo.values.keys()].map((k) => k.split(':').slice(0, -1).join(':')).sort()).to.deep.equal(
         [
           'behavior',
@@ -188,7 +189,7 @@ describe('credit derivations', () => {
             'remediation_responsiveness',
             'safety_record',
             'schedule_performance',
-          ].map((d) => `signals:${d}`),
+          ].flatMap((d) => [`signals:${d}`, `dimension:${d}`]),
         ].sort(),
       );
       // The second score and behavior of the day; the behavioral basis's context, and its two reads
@@ -196,8 +197,9 @@ describe('credit derivations', () => {
       expect(memo.hits).to.equal(5);
       const tomorrow = new Date(NOW.getTime() + 86_400_000);
       expect(scoreEntity(remembered, tomorrow)).to.deep.equal(scoreEntity(fresh, tomorrow));
-      // Tomorrow's score: the context, the observations, six dimensions and the composite.
-      expect(memo.computed).to.equal(11 + 9);
+      // Tomorrow's score: the context, the observations, six dimensions' signals and scores, and
+      // the composite.
+      expect(memo.computed).to.equal(17 + 15);
     });
 
     it('keep the registry check of the facts at hand, not the remembered one', () => {

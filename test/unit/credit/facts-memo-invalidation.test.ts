@@ -5,7 +5,14 @@ import { expect } from 'chai';
 import { allProjections } from '../../../projections/index.js';
 import { registryProjection } from '../../../projections/registry.js';
 import { generateDataset } from '../../../bench/lib/generate.js';
-import { observationsOf, scoreEntity, signalContext, type EntityFacts } from '../../../src/credit/index.js';
+import {
+  gatherSignals,
+  observationsOf,
+  scoreEntity,
+  scoreSignals,
+  signalContext,
+  type EntityFacts,
+} from '../../../src/credit/index.js';
 import { entityFacts } from '../../../src/lender-api/entity-facts.js';
 import { factsMemoOf } from '../../../src/lender-api/facts-memo.js';
 import { ManualClock } from '../../../src/platform/clock.js';
@@ -19,8 +26,9 @@ import { ProjectionRuntime } from '../../../src/platform/projections/runtime.js'
  * The facts memo forgets, on each fact event, only the entities that event touches (ISSUE 19).
  * Held here by replaying a generated ledger event by event and, after every event, scoring a
  * rotating window of entities twice — through the memo and afresh without it: the two must be
- * equal every time, while the workload really changes scores between checks and the memo really
- * forgets entity by entity rather than all at once.
+ * equal every time, and equal to the scoring function over the whole signal list, while the
+ * workload really changes scores between checks and the memo really forgets entity by entity
+ * rather than all at once.
  */
 describe('facts memo: per-entity invalidation', function () {
   this.timeout(120_000);
@@ -59,6 +67,11 @@ describe('facts memo: per-entity invalidation', function () {
         const facts = entityFacts(s, entity, now);
         const { memo: _memo, ...withoutMemo } = facts;
         const fresh = JSON.stringify(scoreEntity(withoutMemo, now));
+        // `scoreEntity` assembles the score from each dimension's own (remembered) score; the
+        // definition is the one function over the whole signal list.
+        expect(fresh, `${entity.entity_id} at seq ${event.seq}`).to.equal(
+          JSON.stringify(scoreSignals(gatherSignals(withoutMemo, now))),
+        );
         const remembered = JSON.stringify(scoreEntity(facts, now));
         expect(remembered, `${entity.entity_id} after seq ${event.seq} (${event.type})`).to.equal(fresh);
         // The remembered observation list itself, order included (a list that took a site

@@ -127,10 +127,11 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
     const computed = memo.computed;
     const gcAfter = scoreOf(gc);
     expect(gcAfter, 'the GC recomputed').to.not.equal(gcBefore);
-    // Only what reads observations: the safety record's signals and the composite — not the context
-    // (participation, findings) nor the other five dimensions; and the GC's observations are not
-    // read again: the remembered list takes the incident in (`withObservationRecorded`).
-    expect(memo.computed - computed, 'derivations computed again').to.equal(2);
+    // Only what reads observations: the safety record's signals, its score and the composite — not
+    // the context (participation, findings) nor the other five dimensions' signals or scores; and
+    // the GC's observations are not read again: the remembered list takes the incident in
+    // (`withObservationRecorded`).
+    expect(memo.computed - computed, 'derivations computed again').to.equal(3);
     expect(gcAfter.dimensions.safety_record.signals).to.equal(gcBefore.dimensions.safety_record.signals + 1);
     expectFresh(gc);
     expectFresh(sub);
@@ -182,12 +183,12 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
       },
       sub,
     );
-    // A citation may restate another: the sub's observations are read afresh, with its signals and
-    // its composite.
+    // A citation may restate another: the sub's observations are read afresh, with the safety
+    // record's signals and score, and the composite.
     const memo = factsMemoOf(runtime);
     const computed = memo.computed;
     scoreOf(sub);
-    expect(memo.computed - computed, 'derivations computed again').to.equal(3);
+    expect(memo.computed - computed, 'derivations computed again').to.equal(4);
     expect(triggers(sub).filter((k) => k === 'SERIOUS_CITATION')).to.have.length(before + 1);
     expectFresh(sub);
     expectFresh(gc);
@@ -202,8 +203,8 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
     expect(scoreOf(gc)).to.not.equal(gcBefore);
     expect(
       memo.computed - computed,
-      'the context, the observations, six dimensions and the composite',
-    ).to.equal(9);
+      'the context, the observations, six dimensions’ signals and scores, and the composite',
+    ).to.equal(15);
     expect(scoreOf(sub)).to.not.equal(subBefore);
     expectFresh(gc);
     expectFresh(sub);
