@@ -40,7 +40,10 @@ export function signalContext(facts: EntityFacts, now: Date): SignalContext {
  * The org that furnished the facts a signal rests on: its project's lender, else the org that
  * recorded its observation (the platform operator, for entity-level facts), else the registry.
  */
-export function furnisherOf(signal: Signal, facts: EntityFacts): string | null {
+export function furnisherOf(
+  signal: Signal,
+  facts: Pick<EntityFacts, 'projects' | 'observations'>,
+): string | null {
   if (signal.project_id !== null) return facts.projects.projects[signal.project_id]?.org_id ?? null;
   for (const evidence of signal.evidence) {
     if (evidence.kind === 'observation') return facts.observations.observations[evidence.id]?.org_id ?? null;

@@ -29,6 +29,11 @@ export * from './methodology.js';
 export { paymentIntegritySignals, waiverLateShare } from './dimensions/payment-integrity.js';
 export { drawAccuracySignals, varianceShare } from './dimensions/draw-accuracy.js';
 export { complianceStandingSignals } from './dimensions/compliance-standing.js';
-export { safetyRecordSignals, observationsOf, withObservationRecorded } from './dimensions/safety-record.js';
+export {
+  safetyRecordSignals,
+  observationsOf,
+  withObservationRecorded,
+  withSafetySignalsRecorded,
+} from './dimensions/safety-record.js';
 export { schedulePerformanceSignals, paceLag } from './dimensions/schedule-performance.js';
 export { remediationResponsivenessSignals, slowCureShare } from './dimensions/remediation-responsiveness.js';

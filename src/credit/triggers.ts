@@ -88,18 +88,19 @@ function lapseTriggers(ctx: SignalContext): Trigger[] {
 }
 
 function citationTriggers(ctx: SignalContext): Trigger[] {
-  return observationsOf(ctx).flatMap((o): Trigger[] =>
-    o.kind === 'osha_citation' && (o.type === 'S' || o.type === 'W')
-      ? [
-          {
-            kind: 'SERIOUS_CITATION',
-            on: o.observed_on,
-            detail: `${o.type === 'S' ? 'Serious' : 'Willful'} OSHA citation ${o.activity_nr}`,
-            evidence: [{ kind: 'observation', id: o.id }],
-          },
-        ]
-      : [],
-  );
+  // A loop, not a flatMap: a busy GC's list holds ~1,300 observations and a handful of citations,
+  // and this runs again at each site observation of the entity.
+  const out: Trigger[] = [];
+  for (const o of observationsOf(ctx)) {
+    if (o.kind !== 'osha_citation' || (o.type !== 'S' && o.type !== 'W')) continue;
+    out.push({
+      kind: 'SERIOUS_CITATION',
+      on: o.observed_on,
+      detail: `${o.type === 'S' ? 'Serious' : 'Willful'} OSHA citation ${o.activity_nr}`,
+      evidence: [{ kind: 'observation', id: o.id }],
+    });
+  }
+  return out;
 }
 
 /**
@@ -215,13 +216,13 @@ function factsBasis(facts: EntityFacts, now: Date): FactsBasis {
     return { triggers, first_day: firstFactDay(ctx, triggers), clean_funded_draws: cleanFundedDraws(ctx) };
   });
   const citations = citationTriggers(ctx);
+  // The earliest of the standing part's first day, the observations' and the citations' days.
+  let first = standing.first_day;
+  for (const o of observationsOf(ctx)) if (o.observed_on < first) first = o.observed_on;
+  for (const t of citations) if (t.on < first) first = t.on;
   return {
     today: ctx.today,
-    first_fact_day: [
-      standing.first_day,
-      ...observationsOf(ctx).map((o) => o.observed_on),
-      ...citations.map((t) => t.on),
-    ].reduce((a, b) => (b < a ? b : a)),
+    first_fact_day: first,
     triggers: [...standing.triggers, ...citations],
     findings: ctx.findings,
     clean_funded_draws: standing.clean_funded_draws,

@@ -15,9 +15,11 @@
  * milestone) is narrower still: the rules read it only as a fact of the entity it names or, naming
  * nobody, of its project's GC, so it concerns that one entity, not the project's every party; and
  * of that entity's derivations it forgets only those that read observations (`readsObservations`:
- * the safety record's signals, the composite, the behavioral basis), keeping the costly context of
- * its participation and findings and the other dimensions' signals; its remembered observation
- * list takes the observation in rather than being read again (`withObservationRecorded`). An
+ * the safety record's score, the composite, the behavioral basis), keeping the costly context of
+ * its participation and findings and the other dimensions' signals and scores; its remembered
+ * observation list takes the observation in rather than being read again
+ * (`withObservationRecorded`), and so does the safety record's signal list, the observation's own
+ * signals put in their place (`withSafetySignalsRecorded`). An
  * event that names nothing this recognises forgets everything, so an unforeseen event type costs
  * speed, never correctness.
  *
@@ -40,9 +42,12 @@ import type { ProjectionRuntime } from '../platform/projections/runtime.js';
 import {
   CREDIT_EVENT_TYPES,
   DERIVATION,
+  furnisherOf,
   readsObservations,
   withObservationRecorded,
+  withSafetySignalsRecorded,
   type DerivationMemo,
+  type Signal,
 } from '../credit/index.js';
 import { keysOf, valuesOf } from '../platform/projections/index.js';
 
@@ -76,25 +81,57 @@ class EntityMemo implements DerivationMemo {
   }
   /**
    * A site observation of the entity was recorded: its remembered observation lists take it in
-   * (`withObservationRecorded`, or are forgotten where only a fresh read can tell), and every
-   * other derivation that reads observations is forgotten.
+   * (`withObservationRecorded`, or are forgotten where only a fresh read can tell), and so do the
+   * safety record's signals of each day whose list took it in (`withSafetySignalsRecorded`); where
+   * the day's list is unchanged (not the entity's, or dated after the day) the signals and the
+   * safety record's score stay. Every other derivation that reads observations is forgotten.
    */
-  observationRecorded(recorded: Observation | undefined): number {
+  observationRecorded(
+    recorded: Observation | undefined,
+    furnisherOf: (signal: Signal) => string | null,
+  ): number {
     let takenIn = 0;
+    /** Per day: whether its observation list kept its value or took the observation in. */
+    const lists = new Map<string, 'kept' | 'taken'>();
     for (const key of [...this.#values.keys()]) {
-      if (!readsObservations(key)) continue;
-      const next =
-        recorded !== undefined && key.startsWith(DERIVATION.observations)
-          ? withObservationRecorded(this.#values.get(key), recorded)
-          : undefined;
+      if (!key.startsWith(DERIVATION.observations)) continue;
+      const before = this.#values.get(key);
+      const next = recorded === undefined ? undefined : withObservationRecorded(before, recorded);
       if (next === undefined) this.#values.delete(key);
       else {
         this.#values.set(key, next);
+        lists.set(dayOfKey(key), next === before ? 'kept' : 'taken');
         takenIn += 1;
       }
     }
+    for (const key of [...this.#values.keys()]) {
+      if (!readsObservations(key) || key.startsWith(DERIVATION.observations)) continue;
+      const list = lists.get(dayOfKey(key));
+      if (key.startsWith(SAFETY_SIGNALS) && list !== undefined) {
+        if (list === 'kept') continue;
+        const next = withSafetySignalsRecorded(
+          this.#values.get(key) as Signal[],
+          recorded!,
+          dayOfKey(key),
+          furnisherOf,
+        );
+        if (next === undefined) this.#values.delete(key);
+        else {
+          this.#values.set(key, next);
+          takenIn += 1;
+        }
+      } else if (!(key.startsWith(SAFETY_SCORE) && list === 'kept')) this.#values.delete(key);
+    }
     return takenIn;
   }
+}
+
+const SAFETY_SIGNALS = DERIVATION.signals('safety_record');
+const SAFETY_SCORE = DERIVATION.dimension('safety_record');
+
+/** The day a derivation's key ends with (`signals:safety_record:2026-11-30` → `2026-11-30`). */
+function dayOfKey(key: string): string {
+  return key.slice(key.lastIndexOf(':') + 1);
 }
 
 /**
@@ -129,7 +166,10 @@ export class FactsMemo {
    */
   forgotten = 0;
   observed = 0;
-  /** Remembered observation lists that took a new site observation in rather than being forgotten. */
+  /**
+   * Remembered observation lists that took a new site observation in (or kept their value) rather
+   * than being forgotten, and safety-record signal lists that took its signals in.
+   */
   takenIn = 0;
   clears = 0;
   readonly #counts = { computed: 0 };
@@ -195,10 +235,17 @@ export class FactsMemo {
       return;
     }
     for (const entity of touched.entities) if (this.#entities.delete(entity)) this.forgotten += 1;
+    // As `gatherSignals` names a signal's furnisher, from the read models as they now stand.
+    const facts = {
+      projects: this.#runtime.state(projectsProjection),
+      observations: this.#runtime.state(observationsProjection),
+    };
+    const furnisher = (signal: Signal): string | null => furnisherOf(signal, facts);
     for (const entity of touched.observed) {
       const byOutcome = this.#entities.get(entity);
       if (!byOutcome) continue;
-      for (const memo of byOutcome.values()) this.takenIn += memo.observationRecorded(touched.recorded);
+      for (const memo of byOutcome.values())
+        this.takenIn += memo.observationRecorded(touched.recorded, furnisher);
       this.observed += 1;
     }
   }

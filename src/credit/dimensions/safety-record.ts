@@ -13,7 +13,7 @@
 import type { IsoDate, Observation, OshaCitation } from '../../projects/facts.js';
 import { CITATION_POINTS, OPEN_ABATEMENT_POINTS } from '../constants.js';
 import { DERIVATION, derived } from '../inputs.js';
-import { makeSignal, type Signal, type SignalContext } from '../signals.js';
+import { compareSignals, makeSignal, type Signal, type SignalContext, type SignalDay } from '../signals.js';
 
 /**
  * The entity's observations known by today, in id order: its own, plus the unattributed ones of
@@ -134,7 +134,7 @@ function graver(a: OshaCitation, b: OshaCitation): boolean {
   return a.abated_on === null && b.abated_on !== null;
 }
 
-function citationSignals(ctx: SignalContext, citation: OshaCitation): Signal[] {
+function citationSignals(ctx: SignalDay, citation: OshaCitation): Signal[] {
   const evidence = [{ kind: 'observation', id: citation.id }];
   const points = CITATION_POINTS[citation.type];
   const out = [
@@ -148,7 +148,7 @@ function citationSignals(ctx: SignalContext, citation: OshaCitation): Signal[] {
   return out;
 }
 
-function observationSignals(ctx: SignalContext, o: Observation): Signal[] {
+function observationSignals(ctx: SignalDay, o: Observation): Signal[] {
   const evidence = [{ kind: 'observation', id: o.id }];
   switch (o.kind) {
     case 'osha_citation':
@@ -178,4 +178,40 @@ function observationSignals(ctx: SignalContext, o: Observation): Signal[] {
 
 export function safetyRecordSignals(ctx: SignalContext): Signal[] {
   return observationsOf(ctx).flatMap((o) => observationSignals(ctx, o));
+}
+
+/**
+ * The remembered safety-record signals of `day` once `recorded` — a site observation that is not an
+ * OSHA citation — has been taken into the entity's remembered observation list of that day
+ * (`withObservationRecorded` gave a new list): the same signals with the observation's own put in
+ * their `compareSignals` place, each naming its furnisher (`furnisherOf`, as `gatherSignals` names
+ * it). That is what a fresh derivation gives: such an observation's signals depend on it and the
+ * day alone, and it changes no citation's standing. Undefined — the caller forgets the list — for a
+ * citation, or where a new signal compares equal to one already listed (only a fresh sort can
+ * tell its place). A busy GC's list (~1,300 signals on the 100k bench ledger) was derived and
+ * sorted again for every site observation on its projects.
+ */
+export function withSafetySignalsRecorded(
+  remembered: readonly Signal[],
+  recorded: Observation,
+  day: IsoDate,
+  furnisherOf: (signal: Signal) => string | null,
+): Signal[] | undefined {
+  if (recorded.kind === 'osha_citation') return undefined;
+  const list = [...remembered];
+  for (const signal of observationSignals({ today: day }, recorded)) {
+    if (signal.observed_on > day) continue;
+    const furnisher = furnisherOf(signal);
+    const s = furnisher === null ? signal : { ...signal, furnisher };
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareSignals(list[mid]!, s) > 0) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo > 0 && compareSignals(list[lo - 1]!, s) === 0) return undefined;
+    list.splice(lo, 0, s);
+  }
+  return list;
 }

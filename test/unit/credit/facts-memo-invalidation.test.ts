@@ -6,6 +6,7 @@ import { allProjections } from '../../../projections/index.js';
 import { registryProjection } from '../../../projections/registry.js';
 import { generateDataset } from '../../../bench/lib/generate.js';
 import {
+  dimensionSignals,
   gatherSignals,
   observationsOf,
   scoreEntity,
@@ -74,6 +75,14 @@ describe('facts memo: per-entity invalidation', function () {
         );
         const remembered = JSON.stringify(scoreEntity(facts, now));
         expect(remembered, `${entity.entity_id} after seq ${event.seq} (${event.type})`).to.equal(fresh);
+        // The safety record's signals, each with its furnisher and in its place: a list that took a
+        // site observation's signal in must be the very list a fresh derivation gives. (Not every
+        // dimension's: a registry signal's evidence names the check's instant, which the memo keeps
+        // from the day's first check; no report prints a signal's evidence.)
+        expect(
+          JSON.stringify(dimensionSignals(facts, now).safety_record),
+          `${entity.entity_id}'s safety record signals after seq ${event.seq}`,
+        ).to.equal(JSON.stringify(dimensionSignals(withoutMemo, now).safety_record));
         // The remembered observation list itself, order included (a list that took a site
         // observation in must be the very list a fresh read gives).
         expect(

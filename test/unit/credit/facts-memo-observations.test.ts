@@ -8,6 +8,7 @@ import { registryProjection } from '../../../projections/registry.js';
 import { generateDataset } from '../../../bench/lib/generate.js';
 import {
   behaviorFactsWithDrops,
+  dimensionSignals,
   observationsOf,
   scoreEntity,
   signalContext,
@@ -84,6 +85,10 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
   const expectFresh = (id: string): void => {
     const { memo: _memo, ...fresh } = factsOf(id);
     expect(JSON.stringify(scoreOf(id)), id).to.equal(JSON.stringify(scoreEntity(fresh, now)));
+    // The safety record's signals, each with its furnisher and in its place.
+    expect(JSON.stringify(dimensionSignals(factsOf(id), now).safety_record), id).to.equal(
+      JSON.stringify(dimensionSignals(fresh, now).safety_record),
+    );
     expect(JSON.stringify(behaviorFactsWithDrops(factsOf(id), [], now)), id).to.equal(
       JSON.stringify(behaviorFactsWithDrops(fresh, [], now)),
     );
@@ -122,16 +127,22 @@ describe('facts memo: an observation forgets only the entity it is a fact of', f
     const subBefore = scoreOf(sub);
     expect(scoreOf(gc)).to.equal(gcBefore); // remembered: the same object
 
+    const takenIn = memo.takenIn;
     await observe({ kind: 'incident', recordable: true, lost_time: false }, null);
+    expect(
+      memo.takenIn - takenIn,
+      'the GC’s remembered observation list and safety record’s signals took the incident in',
+    ).to.equal(2);
     expect(scoreOf(sub), 'the sub is not the controlling employer: kept').to.equal(subBefore);
     const computed = memo.computed;
     const gcAfter = scoreOf(gc);
     expect(gcAfter, 'the GC recomputed').to.not.equal(gcBefore);
-    // Only what reads observations: the safety record's signals, its score and the composite — not
-    // the context (participation, findings) nor the other five dimensions' signals or scores; and
-    // the GC's observations are not read again: the remembered list takes the incident in
-    // (`withObservationRecorded`).
-    expect(memo.computed - computed, 'derivations computed again').to.equal(3);
+    // Only what reads observations: the safety record's score and the composite — not the context
+    // (participation, findings) nor the other five dimensions' signals or scores; and neither the
+    // GC's observations nor its safety record's signals are derived again: the remembered list
+    // takes the incident in (`withObservationRecorded`), and the signals its signal
+    // (`withSafetySignalsRecorded`).
+    expect(memo.computed - computed, 'derivations computed again').to.equal(2);
     expect(gcAfter.dimensions.safety_record.signals).to.equal(gcBefore.dimensions.safety_record.signals + 1);
     expectFresh(gc);
     expectFresh(sub);
