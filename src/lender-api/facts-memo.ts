@@ -106,13 +106,14 @@ class EntityMemo implements DerivationMemo {
     }
     for (const key of [...this.#values.keys()]) {
       if (!readsObservations(key) || key.startsWith(DERIVATION.observations)) continue;
-      const list = lists.get(dayOfKey(key));
+      const day = dayOfKey(key);
+      const list = lists.get(day);
       if (key.startsWith(SAFETY_SIGNALS) && list !== undefined) {
         if (list === 'kept') continue;
         const next = withSafetySignalsRecorded(
           this.#values.get(key) as Signal[],
           recorded!,
-          dayOfKey(key),
+          day,
           furnisherOf,
         );
         if (next === undefined) this.#values.delete(key);
@@ -235,6 +236,7 @@ export class FactsMemo {
       return;
     }
     for (const entity of touched.entities) if (this.#entities.delete(entity)) this.forgotten += 1;
+    if (touched.observed.size === 0) return;
     // As `gatherSignals` names a signal's furnisher, from the read models as they now stand.
     const facts = {
       projects: this.#runtime.state(projectsProjection),
