@@ -96,6 +96,17 @@ export interface GovernanceState {
   acceptances_by_draw: Record<string, AcceptanceRecord>;
   /** Payment instruction delivery per payment id (every recorded payment has one, PENDING first). */
   deliveries: Record<string, DeliveryRecord>;
+  /**
+   * The deliveries still PENDING, by payment id in the order the payments were recorded, with when
+   * each is next due: what the outbox walks at a start and after each payment (issue 19: its pass
+   * read every delivery ever recorded, 7,663 records at 1M events, ~0.2 s of a start).
+   */
+  pending_deliveries: Record<string, PendingDelivery>;
+}
+
+/** A delivery still to be made: due now (null: never tried) or at the time its last failure set. */
+export interface PendingDelivery {
+  next_attempt_at: string | null;
 }
 
 export function initGovernanceState(): GovernanceState {
@@ -120,6 +131,7 @@ export function initGovernanceState(): GovernanceState {
     rejections_by_draw: {},
     acceptances_by_draw: {},
     deliveries: {},
+    pending_deliveries: {},
   };
 }
 
@@ -138,7 +150,8 @@ interface FindingResolvedView {
 
 export const governance: Projection<GovernanceState> = {
   name: 'governance',
-  version: 3,
+  // 4: pending_deliveries.
+  version: 4,
   init: initGovernanceState,
   evolve(state, event) {
     const type = event.type;
@@ -197,6 +210,7 @@ export const governance: Projection<GovernanceState> = {
           record.attempts = Math.max(record.attempts, data.attempt);
           record.location = data.location;
           record.next_attempt_at = null;
+          delete state.pending_deliveries[data.payment_id];
         }
         break;
       }
@@ -207,7 +221,13 @@ export const governance: Projection<GovernanceState> = {
           record.attempts = Math.max(record.attempts, data.attempt);
           record.last_error = data.error;
           record.next_attempt_at = data.next_attempt_at;
-          if (data.next_attempt_at === null) record.status = 'UNDELIVERABLE';
+          if (data.next_attempt_at === null) {
+            record.status = 'UNDELIVERABLE';
+            delete state.pending_deliveries[data.payment_id];
+          } else {
+            const pending = state.pending_deliveries[data.payment_id];
+            if (pending) pending.next_attempt_at = data.next_attempt_at;
+          }
         }
         break;
       }
@@ -367,13 +387,15 @@ function onDocumentNotarized(state: GovernanceState, data: DocumentNotarizedData
 function onPaymentPushed(state: GovernanceState, data: PaymentPushedData, at: RecordedResult): void {
   state.payments[data.payment_id] = { ...data, ...at };
   (state.payments_by_draw[data.draw_id] ??= []).push(data.payment_id);
-  state.deliveries[data.payment_id] ??= {
+  if (state.deliveries[data.payment_id] !== undefined) return;
+  state.deliveries[data.payment_id] = {
     status: 'PENDING',
     attempts: 0,
     location: null,
     last_error: null,
     next_attempt_at: null,
   };
+  state.pending_deliveries[data.payment_id] = { next_attempt_at: null };
 }
 
 function onPaymentPushBlocked(

@@ -128,7 +128,7 @@ export interface GateContext {
   payment_amount: Cents;
   /** What the project's sources have left to disburse at the head (DOMAIN §4, as adequacy reads them). */
   funds_left: FundsLeft;
-  /** Ids of documents with a recorded `DocumentNotarized`. */
+  /** Ids of the project's documents (`documents`) with a recorded `DocumentNotarized`. */
   notarized_document_ids: ReadonlySet<string>;
   /** Rails whose posture is CRITICAL for the project (DOMAIN §8), computed by the rails capability. */
   critical_rails: readonly string[];

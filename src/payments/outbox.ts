@@ -19,7 +19,7 @@ import { drawStream, governanceEvent } from '../governance/events.js';
 import { accountsProjection, revealAccount, vaultDir } from '../accounts/index.js';
 import { instructionOf, type PaymentPushedPayload } from './push.js';
 import type { RailAdapter } from './rail-adapter.js';
-import { entriesOf } from '../platform/projections/index.js';
+import { entriesOf, valuesOf } from '../platform/projections/index.js';
 
 /** First retry after 1 s, doubling up to 5 minutes. */
 export const OUTBOX_RETRY_BASE_MS = 1_000;
@@ -38,15 +38,26 @@ export interface OutboxDeps {
   dataDir?: string;
 }
 
-/** Payments whose instruction is not delivered yet and whose next attempt is due on `now`. */
+/**
+ * Payments whose instruction is not delivered yet and whose next attempt is due on `now`, in the
+ * order they were recorded. Read from the pending ones alone: a pass costs what is pending, not
+ * every payment ever made.
+ */
 export function duePayments(state: GovernanceState, now: Date): string[] {
-  return entriesOf(state.deliveries)
-    .filter(
-      ([, d]) =>
-        d.status === 'PENDING' &&
-        (d.next_attempt_at === null || Date.parse(d.next_attempt_at) <= now.getTime()),
-    )
+  return entriesOf(state.pending_deliveries)
+    .filter(([, d]) => d.next_attempt_at === null || Date.parse(d.next_attempt_at) <= now.getTime())
     .map(([id]) => id);
+}
+
+/** When the earliest pending delivery that failed is due again (ms since the epoch), or undefined. */
+export function nextRetryAt(state: GovernanceState): number | undefined {
+  let next: number | undefined;
+  for (const d of valuesOf(state.pending_deliveries)) {
+    if (d.next_attempt_at === null) continue;
+    const at = Date.parse(d.next_attempt_at);
+    if (next === undefined || at < next) next = at;
+  }
+  return next;
 }
 
 export class PaymentOutbox {
@@ -182,10 +193,7 @@ export class PaymentOutbox {
     if (this.#stopped) return;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    const next = Object.values(this.#deps.runtime.state(governance).deliveries)
-      .filter((d) => d.status === 'PENDING' && d.next_attempt_at !== null)
-      .map((d) => Date.parse(d.next_attempt_at!))
-      .sort((a, b) => a - b)[0];
+    const next = nextRetryAt(this.#deps.runtime.state(governance));
     if (next === undefined) return;
     // Already due (time passed while the pass ran, e.g. a slow bank call for another payment):
     // nothing else would wake the outbox until the next payment, so try again shortly — after

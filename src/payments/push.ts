@@ -43,7 +43,6 @@ import {
 import { buildPain001, type Pain001Input, type Pain001Party, type Pain001PaymentType } from './pain001.js';
 import { currentAccount, type BankAccount } from '../accounts/index.js';
 import { drawApplicationSha256 } from '../signers/index.js';
-import { keysOf } from '../platform/projections/index.js';
 
 export type RailCheck =
   | { ok: true; rail: PushRail }
@@ -438,8 +437,13 @@ export function dutiesAt(
           reverified_by: a.reverifications.filter((r) => !head.keyRevoked(r.by)).map((r) => r.by),
           erased: a.erased || head.revealAccount(a.id) === null,
         };
+  const notarizations = head.governance.notarizations_by_document;
   return {
-    notarized_document_ids: new Set(keysOf(head.governance.notarizations_by_document)),
+    // These documents' alone (the gates ask of no other): every notarized document id of the ledger
+    // was read for each push, 15,312 keys at 100k events.
+    notarized_document_ids: new Set(
+      documents.filter((d) => (notarizations[d.id]?.length ?? 0) > 0).map((d) => d.id),
+    ),
     signers: head.signers.signers,
     document_signatures: head.projects.document_signatures ?? {},
     notarial_acts: notarialActsByDocument(

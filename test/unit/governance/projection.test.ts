@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import type { EventInput } from '../../../src/platform/ledger/index.js';
 import { governanceEvent, drawStream, projectStream } from '../../../src/governance/events.js';
 import { toFinding, type Finding } from '../../../src/governance/findings.js';
-import { governance, type GovernanceState } from '../../../projections/governance.js';
+import { governance, type GovernanceState, type PendingDelivery } from '../../../projections/governance.js';
+import { duePayments, nextRetryAt } from '../../../src/payments/outbox.js';
 import { fold } from '../../support/decider.js';
 import { GovernanceLedger, PAYLOAD_HASH, resultOf } from '../../support/governance-ledger.js';
 import { on, GC, ELECTRICIAN } from '../../support/governance-fixtures.js';
@@ -273,6 +274,105 @@ describe('governance projection', () => {
         }),
         { numRuns: 150 },
       );
+    });
+  });
+
+  /**
+   * What the outbox walks (issue 19): the deliveries still PENDING, in the order their payments
+   * were recorded, each with when it is next due — held equal to a filter of every delivery after
+   * each event of generated histories of pushes, failures (retried or final) and deliveries,
+   * redeliveries and events for unknown payments included.
+   */
+  describe('pending deliveries (property)', () => {
+    type Outcome =
+      | { kind: 'push'; payment: number }
+      | { kind: 'fail'; payment: number; retry: boolean; minutes: number }
+      | { kind: 'deliver'; payment: number };
+    const outcome: fc.Arbitrary<Outcome> = fc.oneof(
+      fc.record({ kind: fc.constant('push' as const), payment: fc.nat(5) }),
+      fc.record({
+        kind: fc.constant('fail' as const),
+        payment: fc.nat(6),
+        retry: fc.boolean(),
+        minutes: fc.nat(600),
+      }),
+      fc.record({ kind: fc.constant('deliver' as const), payment: fc.nat(6) }),
+    );
+    const at = (minutes: number) => new Date(Date.UTC(2026, 3, 15, 12, minutes)).toISOString();
+    const eventOf = (o: Outcome, i: number) => {
+      const payment_id = `PAY-${o.payment}`;
+      const base = { payment_id, draw_id: 'DRW-1', message_id: `MSG-${payment_id}`, attempt: i + 1 };
+      if (o.kind === 'push') return pushed(payment_id, 'DRW-1');
+      if (o.kind === 'deliver')
+        return governanceEvent('PaymentInstructionDelivered', drawStream('DRW-1'), {
+          ...base,
+          location: `/rail/${payment_id}.xml`,
+          sha256: 'e'.repeat(64),
+          delivered_at: at(i),
+        });
+      return governanceEvent('PaymentInstructionFailed', drawStream('DRW-1'), {
+        ...base,
+        error: 'rail down',
+        failed_at: at(i),
+        next_attempt_at: o.retry ? at(o.minutes) : null,
+      });
+    };
+
+    it('holds exactly the PENDING deliveries, in payment order, with their next attempt', () => {
+      fc.assert(
+        fc.property(fc.array(outcome, { maxLength: 40 }), (outcomes) => {
+          const ledger = new GovernanceLedger();
+          outcomes.forEach((o, i) => {
+            ledger.append([eventOf(o, i)]);
+            const state = ledger.state;
+            const expected: [string, PendingDelivery][] = Object.entries(state.deliveries)
+              .filter(([, d]) => d.status === 'PENDING')
+              .map(([id, d]) => [id, { next_attempt_at: d.next_attempt_at }]);
+            expect(Object.entries(state.pending_deliveries)).to.deep.equal(expected);
+            const now = new Date(at(300));
+            const dueBy = (t: string | null) => t === null || Date.parse(t) <= now.getTime();
+            expect(duePayments(state, now)).to.deep.equal(
+              expected.filter(([, d]) => dueBy(d.next_attempt_at)).map(([id]) => id),
+            );
+            const retries = expected.flatMap(([, d]) =>
+              d.next_attempt_at === null ? [] : [Date.parse(d.next_attempt_at)],
+            );
+            expect(nextRetryAt(state)).to.equal(retries.length === 0 ? undefined : Math.min(...retries));
+          });
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('leaves a delivered or undeliverable payment out, and keeps a retried one with its new time', () => {
+      const ledger = new GovernanceLedger();
+      ledger.append([pushed('PAY-1', 'DRW-1'), pushed('PAY-2', 'DRW-1'), pushed('PAY-3', 'DRW-1')]);
+      ledger.append([eventOf({ kind: 'fail', payment: 1, retry: true, minutes: 5 }, 0)]);
+      ledger.append([eventOf({ kind: 'deliver', payment: 2 }, 1)]);
+      ledger.append([eventOf({ kind: 'fail', payment: 3, retry: false, minutes: 0 }, 2)]);
+      expect(ledger.state.pending_deliveries).to.deep.equal({
+        'PAY-1': { next_attempt_at: '2026-04-15T12:05:00.000Z' },
+      });
+      expect(duePayments(ledger.state, new Date('2026-04-15T12:04:59.999Z'))).to.deep.equal([]);
+      expect(duePayments(ledger.state, new Date('2026-04-15T12:05:00.000Z'))).to.deep.equal(['PAY-1']);
+      expect(nextRetryAt(ledger.state)).to.equal(Date.parse('2026-04-15T12:05:00.000Z'));
+      expect(ledger.state.deliveries['PAY-3']!.status).to.equal('UNDELIVERABLE');
+    });
+
+    it('answers the outbox without reading the deliveries (every payment ever made)', () => {
+      const ledger = new GovernanceLedger();
+      ledger.append([pushed('PAY-1', 'DRW-1'), pushed('PAY-2', 'DRW-1')]);
+      ledger.append([eventOf({ kind: 'deliver', payment: 1 }, 0)]);
+      const untouchable = new Proxy<GovernanceState['deliveries']>(
+        {},
+        {
+          get: () => expect.fail('read a delivery'),
+          ownKeys: () => expect.fail('listed the deliveries'),
+        },
+      );
+      const state = { ...ledger.state, deliveries: untouchable };
+      expect(duePayments(state, new Date('2026-04-15T12:00:00.000Z'))).to.deep.equal(['PAY-2']);
+      expect(nextRetryAt(state)).to.equal(undefined);
     });
   });
 });

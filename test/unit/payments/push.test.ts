@@ -2,10 +2,12 @@ import { expect } from 'chai';
 import {
   amountToPay,
   checkRail,
+  dutiesAt,
   instructionOf,
   paymentView,
   type PaymentPushedPayload,
 } from '../../../src/payments/index.js';
+import type { GovernanceHead } from '../../../src/governance/head.js';
 import { CONSTRUCTION_PROFILE, SUPPLY_CHAIN_PROFILE } from '../../../src/projects/profiles.js';
 import { aDraw } from '../compile/fixtures.js';
 
@@ -72,5 +74,29 @@ describe('payment push (SPEC §6)', () => {
   it('uses the profile’s first rail when none is named', () => {
     expect(checkRail(CONSTRUCTION_PROFILE, undefined)).to.deep.equal({ ok: true, rail: 'ACH' });
     expect(checkRail(SUPPLY_CHAIN_PROFILE, 'SWIFT')).to.deep.equal({ ok: true, rail: 'SWIFT' });
+  });
+
+  it('asks the head only about the project’s documents, never for every notarized document', () => {
+    // A head whose notarizations index answers single look-ups but refuses to be listed: a push
+    // costs what its project holds, not what the ledger ever notarized (issue 19).
+    const byDocument: Record<string, string[]> = { 'WAIV-a': ['NOT-1'], 'WAIV-other': ['NOT-2'] };
+    const notarizations_by_document = new Proxy(byDocument, {
+      ownKeys: () => expect.fail('listed every notarized document'),
+    });
+    const head = {
+      governance: { notarizations_by_document, notarizations: {} },
+      signers: { signers: {} },
+      projects: { document_signatures: {} },
+      keyRevoked: () => false,
+      revealAccount: () => null,
+    } as unknown as GovernanceHead;
+    const duties = dutiesAt(
+      head,
+      [{ id: 'WAIV-a' }, { id: 'WAIV-b' }],
+      { debtor: null, creditor: null },
+      '2026-03-06',
+    );
+    expect([...duties.notarized_document_ids]).to.deep.equal(['WAIV-a']);
+    expect(duties.notarial_acts).to.deep.equal({});
   });
 });
