@@ -9,6 +9,7 @@ import { generateDataset } from '../../../bench/lib/generate.js';
 import { observationsOf } from '../../../src/credit/dimensions/safety-record.js';
 import { participationOf } from '../../../src/credit/participation.js';
 import type { EntityFacts } from '../../../src/credit/inputs.js';
+import { projectConcerns, type Concern } from '../../../src/lender-api/history.js';
 import type { SignalContext } from '../../../src/credit/signals.js';
 import { readAll } from '../../../src/platform/event-store/port.js';
 import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
@@ -54,6 +55,21 @@ describe('credit participation and observations through the projection indexes',
       if (indexed.length > 0) withProjects += 1;
     }
     expect(withProjects).to.be.greaterThan(10);
+  });
+
+  it('gives the lender history the same project events through the by_entity index as by scanning every project', () => {
+    const { by_entity: _index, ...scanned } = projects;
+    const sorted = (m: Map<number, Concern>) => [...m.values()].sort((a, b) => a.seq - b.seq);
+    let named = 0;
+    let parties = 0;
+    for (const id of Object.keys(registry.entities)) {
+      const indexed = sorted(projectConcerns(projects, id));
+      expect(indexed, id).to.deep.equal(sorted(projectConcerns(scanned, id)));
+      if (indexed.some((c) => c.role === 'named on a document')) named += 1;
+      if (indexed.some((c) => c.role !== 'named on a document')) parties += 1;
+    }
+    expect(named, 'entities named on documents').to.be.greaterThan(5);
+    expect(parties, 'entities that are parties to projects').to.be.greaterThan(5);
   });
 
   it('finds the same observations through by_entity and by_project as by filtering them all', () => {
