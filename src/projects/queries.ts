@@ -165,14 +165,29 @@ export function listObservations(
   filter: ObservationFilter = {},
   page: PageRequest = {},
 ): Page<Observation> {
-  const ids = (s.by_org[org_id] ?? []).filter((id) => {
-    const o = s.observations[id];
+  const lookup = (id: string) => getObservation(s, org_id, id);
+  const { project_id, entity_id, kind } = filter;
+  // Unfiltered, a page reads its own records only: the filter below read every observation the org
+  // ever recorded for each page (1.26 s a page at 1M events, 5.7 ms at 100k; issue 19).
+  if (project_id === undefined && entity_id === undefined && kind === undefined)
+    return paginate(s.by_org[org_id] ?? [], lookup, page);
+  // Else the narrowest list that holds every match, in recording order as the org's list is (so a
+  // match keeps its place, and a cursor its meaning): the project's or the entity's observations,
+  // kept to the org's own.
+  const base =
+    project_id !== undefined
+      ? own(s.by_project, project_id)
+      : entity_id !== undefined
+        ? own(s.by_entity, entity_id)
+        : s.by_org[org_id];
+  const ids = (base ?? []).filter((id) => {
+    const o = lookup(id);
     if (!o) return false;
-    if (filter.project_id !== undefined && o.project_id !== filter.project_id) return false;
-    if (filter.entity_id !== undefined && o.entity_id !== filter.entity_id) return false;
-    return filter.kind === undefined || o.kind === filter.kind;
+    if (project_id !== undefined && o.project_id !== project_id) return false;
+    if (entity_id !== undefined && o.entity_id !== entity_id) return false;
+    return kind === undefined || o.kind === kind;
   });
-  return paginate(ids, (id) => getObservation(s, org_id, id), page);
+  return paginate(ids, lookup, page);
 }
 
 // ---------------------------------------------------------------------------------------------

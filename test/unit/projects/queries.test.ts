@@ -16,6 +16,7 @@ import { fold, sealGiven } from '../../support/decider.js';
 import {
   changeOrderBody,
   drawBody,
+  ENT,
   History,
   invoiceBody,
   observationBody,
@@ -103,6 +104,93 @@ describe('projects queries are org-scoped (ARCHITECTURE §4)', () => {
       ),
     ).to.deep.equal([10]);
     expect(listObservations(obs, ORG_A, { project_id: b }).data).to.deep.equal([]);
+  });
+
+  it('lists observations page by page as a filter of every org observation would, reading only what it lists', () => {
+    const { h, a, p, b } = portfolio();
+    const bodies = [
+      { kind: 'hours_worked', project_id: p, hours: 10 },
+      { kind: 'incident', project_id: p, recordable: true, lost_time: false },
+      { kind: 'hours_worked', project_id: a[1], hours: 20 },
+      { kind: 'incident', project_id: a[1], entity: ENT.sub, recordable: true, lost_time: true },
+      { kind: 'hours_worked', project_id: p, entity: ENT.sub, hours: 30 },
+      { kind: 'incident', project_id: a[2], entity: ENT.sub, recordable: false, lost_time: false },
+    ];
+    // Org B's observation on the same entity lands between org A's.
+    bodies.forEach((body, n) => {
+      h.run(ORG_A, { type: 'RecordObservation', body: observationBody(body) });
+      if (n === 3)
+        h.run(ORG_B, {
+          type: 'RecordObservation',
+          body: observationBody({ kind: 'hours_worked', project_id: b, entity: ENT.sub, hours: 99 }),
+        });
+    });
+    const obs = fold(observationsProjection, sealGiven(h.given));
+    type Filter = Parameters<typeof listObservations>[2];
+    const reference = (filter: Filter) =>
+      Object.values(obs.observations)
+        .filter(
+          (o) =>
+            o.org_id === ORG_A &&
+            (filter?.project_id === undefined || o.project_id === filter.project_id) &&
+            (filter?.entity_id === undefined || o.entity_id === filter.entity_id) &&
+            (filter?.kind === undefined || o.kind === filter.kind),
+        )
+        .map((o) => o.id);
+    const paged = (filter: Filter, limit: number) => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = listObservations(
+          obs,
+          ORG_A,
+          filter,
+          cursor === undefined ? { limit } : { limit, cursor },
+        );
+        ids.push(...page.data.map((o) => o.id));
+        // Full pages: another org's observation on a shared entity takes no place in a page.
+        if (page.next_cursor !== null) expect(page.data).to.have.length(limit);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+      return ids;
+    };
+    const filters: Filter[] = [
+      {},
+      { project_id: p },
+      { project_id: a[1]! },
+      { project_id: b },
+      { entity_id: ENT.sub },
+      { kind: 'incident' },
+      { project_id: p, kind: 'hours_worked' },
+      { entity_id: ENT.sub, kind: 'incident' },
+      { project_id: '__proto__' },
+      { entity_id: 'constructor' },
+    ];
+    for (const filter of filters)
+      for (const limit of [1, 2, 50])
+        expect(paged(filter, limit), `${JSON.stringify(filter)} by ${limit}`).to.deep.equal(
+          reference(filter),
+        );
+    expect(reference({ entity_id: ENT.sub })).to.have.length(3);
+
+    // An unfiltered page reads its own records alone, however many the org has.
+    let reads = 0;
+    const counted = {
+      ...obs,
+      observations: new Proxy(obs.observations, {
+        get: (target, key, receiver) => {
+          reads += 1;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+        getOwnPropertyDescriptor: (target, key) => {
+          reads += 1;
+          return Reflect.getOwnPropertyDescriptor(target, key);
+        },
+      }),
+    };
+    const first = listObservations(counted, ORG_A, {}, { limit: 2 });
+    expect(first.data).to.have.length(2);
+    expect(reads).to.be.at.most(4);
   });
 
   it('ListQuery coerces limit from the query string and refuses a cursor it did not issue', () => {
