@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -11,7 +11,9 @@ import {
   revealAccount,
   sealAccount,
 } from '../../../src/accounts/index.js';
+import { accountHmac } from '../../../src/accounts/vault.js';
 import { payeeAccountGate } from '../../../src/payments/index.js';
+import { writeFileAtomically } from '../../../src/platform/atomic-file.js';
 import { anAccount } from '../payments/fixtures.js';
 
 describe('bank accounts (issue 15, docs/duties.md)', () => {
@@ -44,6 +46,42 @@ describe('bank accounts (issue 15, docs/duties.md)', () => {
       expect(revealAccount(dir, 'acct_one')).to.equal(null);
       expect(revealAccount(dir, 'acct_two')).to.equal('4000123456');
       expect(eraseSubject(dir, 'org_a/ent_x')).to.equal(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reveals what the vault files hold at the moment of the call, whoever last wrote them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vault-'));
+    try {
+      const hmac = sealAccount(dir, 'org_a/ent_x', 'acct_one', '7765432109');
+      expect(revealAccount(dir, 'acct_one')).to.equal('7765432109');
+      expect(accountHmac(dir, 'org_a/ent_x', '7765432109')).to.equal(hmac);
+      // Another writer (another process, an operator's restore) replaces the files: the next look-up
+      // answers from them, not from what this process parsed before.
+      const keys = join(dir, 'keys.json');
+      const saved = readFileSync(keys, 'utf8');
+      writeFileAtomically(keys, JSON.stringify({}), 0o600);
+      expect(revealAccount(dir, 'acct_one')).to.equal(null);
+      expect(accountHmac(dir, 'org_a/ent_x', '7765432109')).to.equal(null);
+      writeFileAtomically(keys, saved, 0o600);
+      expect(revealAccount(dir, 'acct_one')).to.equal('7765432109');
+      // Rewritten in place, at the same size: still seen.
+      const accounts = join(dir, 'accounts.json');
+      const text = readFileSync(accounts, 'utf8');
+      writeFileSync(accounts, text.replace('acct_one', 'acct_uno'));
+      expect(revealAccount(dir, 'acct_one')).to.equal(null);
+      writeFileSync(accounts, text);
+      expect(revealAccount(dir, 'acct_one')).to.equal('7765432109');
+      // Removed: nothing to reveal.
+      rmSync(accounts);
+      expect(revealAccount(dir, 'acct_one')).to.equal(null);
+      // This process's own erase is seen at once too.
+      sealAccount(dir, 'org_a/ent_x', 'acct_one', '7765432109');
+      expect(revealAccount(dir, 'acct_one')).to.equal('7765432109');
+      expect(eraseSubject(dir, 'org_a/ent_x')).to.equal(true);
+      expect(revealAccount(dir, 'acct_one')).to.equal(null);
+      expect(accountHmac(dir, 'org_a/ent_x', '7765432109')).to.equal(null);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
