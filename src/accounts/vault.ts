@@ -11,6 +11,7 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../platform/atomic-file.js';
+import { own } from '../platform/records.js';
 
 interface Sealed {
   subject: string;
@@ -58,11 +59,6 @@ function readShared<T>(path: string): Readonly<Record<string, T>> {
 function writeVaultFile(path: string, value: Record<string, unknown>): void {
   parsed.delete(path);
   writeFileAtomically(path, JSON.stringify(value), 0o600);
-}
-
-/** An own member of a parsed file (an id is never `__proto__`, but be exact). */
-function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** The vault directory of a data directory. */

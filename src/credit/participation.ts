@@ -6,6 +6,7 @@
  */
 import type { Document, Draw, EntityId, Project, ProjectsState } from '../projects/facts.js';
 import { valuesOf } from '../platform/projections/index.js';
+import { own } from '../platform/records.js';
 
 export const PARTICIPATION_ROLES = [
   'general_contractor',
@@ -88,11 +89,6 @@ export function participationOf(projects: ProjectsState, entity: EntityId): Part
     project: projects.projects[id]!,
     roles: PARTICIPATION_ROLES.filter((r) => roles.get(id)!.has(r)),
   }));
-}
-
-/** An own property of a record used as a map (an entity id is never `__proto__`, but be exact). */
-function own<T>(record: Record<string, T>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** Projects the entity is the general contractor of, in project-id order. */

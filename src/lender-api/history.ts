@@ -19,6 +19,7 @@ import type { EntityRecord } from '../registry/state.js';
 import { STATE_SEVERITY, type BehavioralState } from '../credit/index.js';
 import { defineAction, type LenderAction } from './actions.js';
 import { valuesOf } from '../platform/projections/index.js';
+import { own } from '../platform/records.js';
 
 export const HISTORY_DEFAULT_LIMIT = 50;
 export const HistoryBody = z.strictObject({
@@ -53,7 +54,7 @@ function addConcern(out: Map<number, Concern>, c: Concern): void {
 function projectsConcerning(p: ProjectsState, id: string): Project[] {
   const indexed = p.by_entity;
   if (indexed === undefined) return valuesOf(p.projects);
-  const ids = Object.hasOwn(indexed, id) ? (indexed[id] ?? []) : [];
+  const ids = own(indexed, id) ?? [];
   return ids.flatMap((projectId) => p.projects[projectId] ?? []);
 }
 

@@ -17,6 +17,7 @@ import type {
   ProjectsState,
 } from './facts.js';
 import { PROFILES, type SignerRole } from './profiles.js';
+import { own } from '../platform/records.js';
 
 export interface PageRequest {
   limit?: number;
@@ -83,11 +84,6 @@ export function isPartyTo(s: ProjectsState, project: Project, entity: string): b
     const doc = own(s.documents, id);
     return doc !== undefined && documentParties(doc).includes(entity);
   });
-}
-
-/** Own-property lookup: ids never resolve to `Object.prototype` members. */
-function own<T>(record: Record<string, T>, id: string): T | undefined {
-  return Object.hasOwn(record, id) ? record[id] : undefined;
 }
 
 /** Slices an id list into a page, resolving ids through `lookup`. */

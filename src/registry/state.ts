@@ -7,6 +7,7 @@
 import type { EntityRole } from './contract.js';
 import type { SamFormat } from './events.js';
 import type { SamExclusionRecord, SamRegistrationRecord } from './records.js';
+import { own } from '../platform/records.js';
 
 export interface EntityRecord {
   entity_id: string;
@@ -78,10 +79,7 @@ export function emptyRegistryState(): RegistryState {
   };
 }
 
-/** `map[key]` for own keys only. */
-export function own<T>(map: Record<string, T>, key: string): T | undefined {
-  return Object.hasOwn(map, key) ? map[key] : undefined;
-}
+export { own };
 
 /** The ids listed under `key` in an index, or none. */
 export function listed(map: Record<string, string[]>, key: string | null): readonly string[] {
