@@ -12,6 +12,7 @@ import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
 import { isoDate } from '../platform/clock.js';
+import { own } from '../platform/records.js';
 import type { LedgerHead } from '../platform/ledger/envelope.js';
 import type { Service } from '../platform/http/service.js';
 import type { Projection } from '../platform/projections/runtime.js';
@@ -28,7 +29,6 @@ import { accountsProjection, revealAccount, vaultDir, type AccountsState } from 
 import type { ContractorStanding, Pral } from './compile/evidence.js';
 import type { RailPosture } from './rail-posture.js';
 import { scanInputFor, type ExclusionRegistry, type ScanInput } from './scan.js';
-import { entriesOf } from '../platform/projections/index.js';
 
 /** What governance needs from the credit capability about an entity (DOMAIN §4 contractor, §6 PRAL). */
 export interface CreditView {
@@ -56,11 +56,14 @@ export interface GovernanceHead {
   keyRevoked(key_id: string): boolean;
 }
 
-/** Projects whose latest recorded scan is BLOCKED: the counterparty rail's "distressed" (DOMAIN §8). */
-export function distressedProjects(state: GovernanceState): string[] {
-  return entriesOf(state.latest_scan_by_project)
-    .filter(([, scanId]) => state.scans[scanId]?.scan_verdict === 'BLOCKED')
-    .map(([projectId]) => projectId);
+/**
+ * Whether a project's latest recorded scan is BLOCKED: the counterparty rail's "distressed" (DOMAIN
+ * §8). Asked per project of the caller's org: listing them all walked every project's latest scan
+ * on each governance command that read rail facts (~3.5 ms a command at 1M events, issue 19).
+ */
+export function isDistressed(state: GovernanceState, project_id: string): boolean {
+  const scanId = own(state.latest_scan_by_project, project_id);
+  return scanId !== undefined && own(state.scans, scanId)?.scan_verdict === 'BLOCKED';
 }
 
 /** Where a head reads the models from: the service's projection runtime, or a generator's folds. */
@@ -100,7 +103,7 @@ export function headFrom(
       railFactsFor(projects, read.state(observationsProjection), org_id, {
         project_id,
         platform: { ledger_head: ledger },
-        distressed_project_ids: distressedProjects(read.state(governance)),
+        isDistressed: (project_id) => isDistressed(read.state(governance), project_id),
       }),
     orgName: (org_id) => read.state(keys).orgs[org_id]?.name ?? org_id,
     keyRevoked: (key_id) => (read.state(keys).keys[key_id]?.revoked_at ?? null) !== null,

@@ -24,8 +24,11 @@ export interface RailFactsOptions {
   /** Narrow to one project (`?project_id=`); null or absent = the whole org. */
   project_id?: string | null;
   platform: PlatformWatermarks;
-  /** The caller's judgement of distressed projects (COUNTERPARTY); ids of other orgs are ignored. */
-  distressed_project_ids: readonly string[];
+  /**
+   * The caller's judgement of a distressed project (COUNTERPARTY), asked about the org's own
+   * projects only: never a pass over every project of every org (issue 19).
+   */
+  isDistressed: (project_id: string) => boolean;
 }
 
 /** The org's facts listed by `ids`, dropping unknown ids and any fact of another org. */
@@ -36,13 +39,16 @@ function pick<T extends Recorded>(table: Record<string, T>, ids: readonly string
   });
 }
 
-function portfolioOf(orgProjects: readonly Project[], distressed: readonly string[]): PortfolioFacts {
-  const ids = new Set(orgProjects.map((p) => p.id));
+function portfolioOf(
+  orgProjects: readonly Project[],
+  isDistressed: (project_id: string) => boolean,
+): PortfolioFacts {
+  const ids = [...new Set(orgProjects.map((p) => p.id))];
   return {
     projects: orgProjects
       .map((p) => ({ id: p.id, general_contractor: p.general_contractor, loan_amount: p.loan_amount }))
       .sort((a, b) => (a.id < b.id ? -1 : 1)),
-    distressed_project_ids: [...new Set(distressed.filter((id) => ids.has(id)))].sort(),
+    distressed_project_ids: ids.filter((id) => isDistressed(id)).sort(),
   };
 }
 
@@ -90,7 +96,7 @@ export function railFactsFor(
       org_id,
     ),
     observations,
-    portfolio: portfolioOf(orgProjects, options.distressed_project_ids),
+    portfolio: portfolioOf(orgProjects, options.isDistressed),
   };
   return {
     ...facts,

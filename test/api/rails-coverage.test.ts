@@ -3,7 +3,7 @@ import request from 'supertest';
 import { governance } from '../../projections/governance.js';
 import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
-import { distressedProjects } from '../../src/governance/head.js';
+import { isDistressed } from '../../src/governance/head.js';
 import { RAIL_NO_EVIDENCE_SCORE, RAILS, railFactsFor, SYSTEM_RISK_RAIL } from '../../src/rails/index.js';
 import { railPayload } from '../../src/rails/result.js';
 import { payloadHash } from '../../src/governance/events.js';
@@ -226,7 +226,7 @@ describe('rails: no data is not good news (issue 14)', function () {
       const facts = railFactsFor(projects, observations, j.lender.org_id, {
         project_id: j.projectId,
         platform: { ledger_head: answered.provenance.ledger },
-        distressed_project_ids: distressedProjects(gov),
+        isDistressed: (id) => isDistressed(gov, id),
       });
       const replayed = railPayload(SYSTEM_RISK_RAIL, facts, new Date(answered.as_of));
       expect(payloadHash(replayed)).to.equal(answered.provenance_hash);

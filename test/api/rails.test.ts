@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { COMPOSITE_RULE, compositeScore, governancePosture, RAILS } from '../../src/rails/index.js';
 import type { IssuedKey } from '../../src/orgs/keys.js';
-import { D, ONE_LINE_SOV, projectBody } from '../support/api-fixtures.js';
+import { D, firstDrawBody, ONE_LINE_SOV, projectBody } from '../support/api-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
 
 describe('governance rails API (SPEC §7)', function () {
@@ -61,6 +61,53 @@ describe('governance rails API (SPEC §7)', function () {
       expect(own.body.provenance_hash).to.match(/^[0-9a-f]{64}$/);
       expect(own.body.provenance.ledger.seq).to.equal(await svc.head());
     }
+  });
+
+  it('counts a GC’s distressed projects (latest scan BLOCKED) within the org only, at the head', async () => {
+    const post = (k: IssuedKey, path: string, body: object) =>
+      request(svc.app).post(path).set(auth(k)).send(body);
+    const owner = String(
+      (await post(a, '/api/entities', { legal_name: 'Pier Owner LLC', roles: ['owner'] })).body.id,
+    );
+    const gc = String(
+      (
+        await post(a, '/api/entities', {
+          legal_name: 'Tideline Builders, Inc.',
+          roles: ['general_contractor'],
+        })
+      ).body.id,
+    );
+    /** A project of `k`'s with the shared GC and a first draw, scanned (BLOCKED: no inspection, no date-down). */
+    let n = 0;
+    const blockedProject = async (k: IssuedKey) => {
+      n += 1;
+      const parties = { borrower: owner, general_contractor: gc };
+      const project = await post(k, '/api/projects', projectBody(parties, { name: `Pier Lofts ${n}` }));
+      expect(project.status, JSON.stringify(project.body)).to.equal(201);
+      const id = String(project.body.id);
+      expect((await post(k, `/api/projects/${id}/draws`, firstDrawBody())).status).to.equal(201);
+      const scan = await post(k, '/api/kernel-core', { action: 'full_scan', project_id: id });
+      expect(scan.body.scan_verdict, JSON.stringify(scan.body)).to.equal('BLOCKED');
+      return id;
+    };
+    const distressedFindings = async (k: IssuedKey) => {
+      const res = await request(svc.app).get('/api/counterparty-rail').set(auth(k));
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return (res.body.findings as { code: string; evidence: { kind: string; id: string }[] }[]).filter(
+        (f) => f.code === 'COUNTERPARTY_DISTRESSED_GC',
+      );
+    };
+    const ours = [await blockedProject(a), await blockedProject(a)];
+    const theirs = [await blockedProject(b), await blockedProject(b), await blockedProject(b)];
+    // B's three make the GC distressed for B; A's two (with B's three beside them) do not for A.
+    expect((await distressedFindings(b)).map((f) => f.evidence.map((e) => e.id).sort())).to.deep.equal([
+      [...theirs].sort(),
+    ]);
+    expect(await distressedFindings(a)).to.deep.equal([]);
+    ours.push(await blockedProject(a));
+    expect((await distressedFindings(a)).map((f) => f.evidence.map((e) => e.id).sort())).to.deep.equal([
+      [...ours].sort(),
+    ]);
   });
 
   it('turns a willful, unabated citation into a CRITICAL safety rail for its org only', async () => {

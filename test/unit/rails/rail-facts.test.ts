@@ -82,7 +82,7 @@ describe('railFactsFor (org scoping)', () => {
   it('given two orgs, when org A’s slice is built, then none of org B’s projects or facts enter', () => {
     const f = railFactsFor(projectsState(), observationsState(), ORG, {
       platform: WATERMARKS,
-      distressed_project_ids: [],
+      isDistressed: () => false,
     });
     expect(f.org_id).to.equal(ORG);
     expect(f.project_id).to.equal(null);
@@ -97,12 +97,12 @@ describe('railFactsFor (org scoping)', () => {
   it('given org B’s wage violation, when org A’s workforce rail evaluates, then it is not counted', () => {
     const f = railFactsFor(projectsState(), observationsState(), ORG, {
       platform: WATERMARKS,
-      distressed_project_ids: [],
+      isDistressed: () => false,
     });
     expect(WORKFORCE_RAIL.evaluate(f, NOW).findings).to.deep.equal([]);
     const b = railFactsFor(projectsState(), observationsState(), OTHER_ORG, {
       platform: WATERMARKS,
-      distressed_project_ids: [],
+      isDistressed: () => false,
     });
     expect(WORKFORCE_RAIL.evaluate(b, NOW).findings.map((x) => x.code)).to.deep.equal([
       'WORKFORCE_WAGE_VIOLATION',
@@ -112,7 +112,7 @@ describe('railFactsFor (org scoping)', () => {
   it('given org B’s fresher data, then org A’s rail freshness comes from A’s facts only', () => {
     const f = railFactsFor(projectsState(), observationsState(), ORG, {
       platform: WATERMARKS,
-      distressed_project_ids: [],
+      isDistressed: () => false,
     });
     expect(f.platform.rail_data_last_observed.WORKFORCE).to.equal('2026-06-09');
     expect(f.platform.rail_data_last_observed.SCHEDULE).to.equal('2026-06-02');
@@ -127,7 +127,7 @@ describe('railFactsFor (org scoping)', () => {
     const f = railFactsFor(projectsState(), observationsState(), ORG, {
       project_id: A2,
       platform: WATERMARKS,
-      distressed_project_ids: [],
+      isDistressed: () => false,
     });
     expect(f.project_id).to.equal(A2);
     expect(ids(f.projects)).to.deep.equal([A2]);
@@ -141,25 +141,32 @@ describe('railFactsFor (org scoping)', () => {
     const f = railFactsFor(projectsState(), observationsState(), ORG, {
       project_id: B1,
       platform: WATERMARKS,
-      distressed_project_ids: [],
+      isDistressed: () => false,
     });
     expect(f.projects).to.deep.equal([]);
     expect(f.draws).to.deep.equal([]);
     expect(f.observations).to.deep.equal([]);
   });
 
-  it('given distressed ids of both orgs, then only the org’s own projects count, once each', () => {
+  it('given distressed projects of both orgs, then only the org’s own count, once each, and only its own are asked about', () => {
+    const distressed = new Set([B1, A2, 'prj_unknown']);
+    const asked: string[] = [];
     const f = railFactsFor(projectsState(), observationsState(), ORG, {
       platform: WATERMARKS,
-      distressed_project_ids: [B1, A2, A2, 'prj_unknown'],
+      isDistressed: (id) => {
+        asked.push(id);
+        return distressed.has(id);
+      },
     });
     expect(f.portfolio.distressed_project_ids).to.deep.equal([A2]);
+    expect([...new Set(asked)].sort()).to.deep.equal(f.portfolio.projects.map((p) => p.id));
+    expect(asked).to.not.include(B1);
   });
 
   it('given an org with no index entries, then its slice is empty', () => {
     const f = railFactsFor(projectsState(), observationsState(), 'org_nobody', {
       platform: WATERMARKS,
-      distressed_project_ids: [],
+      isDistressed: () => false,
     });
     expect([f.projects, f.observations, f.portfolio.projects]).to.deep.equal([[], [], []]);
   });
