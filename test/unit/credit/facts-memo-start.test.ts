@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { governance, initGovernanceState, type GovernanceState } from '../../../projections/governance.js';
+import { observationsProjection } from '../../../projections/observations.js';
+import { projectsProjection } from '../../../projections/projects.js';
+import { FactsMemo, type MemoRuntime } from '../../../src/lender-api/facts-memo.js';
+import type { SealedEvent } from '../../../src/platform/ledger/index.js';
+import type { Projection } from '../../../src/platform/projections/runtime.js';
+import type { FindingRecord } from '../../../src/governance/findings.js';
+
+/**
+ * Taking the facts memo on read models that already hold a history (the first score after a
+ * node's start) indexes nothing of that history (issue 19: every entity's projects and every
+ * finding, ~0.1 s at 1M events); an entity's projects and findings are indexed when it is first
+ * remembered, which is what later events forget it by.
+ */
+describe('facts memo: taken on a history', () => {
+  const P = 'prj_aaaaaaaaaaaaaaaa';
+  const E = 'ent_bbbbbbbbbbbbbbbb';
+  const E2 = 'ent_cccccccccccccccc';
+  const F = 'FND-dddddddddddddddd';
+
+  /** Read models held by hand, and the memo's hook into the runtime's applied events. */
+  function runtimeOf(projects: object, gov: GovernanceState) {
+    let applied: (event: SealedEvent) => void = () => expect.fail('the memo did not follow the runtime');
+    const states = new Map<Projection<unknown>, unknown>([
+      [projectsProjection, projects],
+      [observationsProjection, { observations: {}, by_org: {}, by_project: {} }],
+      [governance, gov],
+    ]);
+    const runtime: MemoRuntime = {
+      state: <S>(projection: Projection<S>) => states.get(projection) as S,
+      position: 10,
+      onApplied: (fn) => {
+        applied = fn;
+      },
+    };
+    return { runtime, apply: (event: SealedEvent) => applied(event) };
+  }
+
+  const unlisted = <T extends object>(record: T, what: string): T =>
+    new Proxy(record, { ownKeys: () => expect.fail(`listed ${what}`) });
+
+  const finding = (entity_id: string) => ({ id: F, project_id: P, entity_id }) as unknown as FindingRecord;
+
+  it('is taken without listing the entities’ projects or the findings, and remembers an entity from its own', () => {
+    const gov: GovernanceState = {
+      ...initGovernanceState(),
+      findings: unlisted({ [F]: finding(E) }, 'every finding'),
+      findings_by_project: unlisted({ [P]: [F] }, 'every project’s findings'),
+      findings_by_entity: unlisted({ [E]: [F] }, 'every entity’s findings'),
+    };
+    const projects = {
+      ...projectsProjection.init(),
+      by_entity: unlisted({ [E]: [P] }, 'every entity’s projects'),
+    };
+    const { runtime } = runtimeOf(projects, gov);
+    const memo = new FactsMemo(runtime);
+    expect(memo.for(E).remember('k', () => 1)).to.equal(1);
+    expect(memo.for(E).remember('k', () => 2)).to.equal(1);
+  });
+
+  it('forgets an entity remembered after the memo was taken when a finding attributed to it before then moves away', () => {
+    // E takes part in no project of its own (by_entity lists none): only the finding's attribution
+    // ties it to P, so only the attribution indexed when E was remembered can forget it.
+    const gov: GovernanceState = {
+      ...initGovernanceState(),
+      findings: { [F]: finding(E) },
+      findings_by_project: { [P]: [F] },
+      findings_by_entity: { [E]: [F] },
+    };
+    const { runtime, apply } = runtimeOf({ ...projectsProjection.init(), by_entity: {} }, gov);
+    const memo = new FactsMemo(runtime);
+    expect(memo.for(E).remember('score', () => 'before')).to.equal('before');
+    // A rescan of P attributes F to E2 instead (folded first, as the runtime does).
+    gov.findings[F] = finding(E2);
+    gov.findings_by_entity = { [E2]: [F] };
+    apply({
+      seq: 11,
+      stream: `project-${P}`,
+      type: 'ProjectScanned',
+      data: { project_id: P },
+    } as unknown as SealedEvent);
+    expect(memo.forgotten).to.equal(1);
+    expect(memo.for(E).remember('score', () => 'after')).to.equal('after');
+  });
+
+  it('forgets an entity remembered after the memo was taken on an event of a project it joined before then', () => {
+    const gov = initGovernanceState();
+    const { runtime, apply } = runtimeOf({ ...projectsProjection.init(), by_entity: { [E]: [P] } }, gov);
+    const memo = new FactsMemo(runtime);
+    memo.for(E).remember('score', () => 'before');
+    memo.for(E2).remember('score', () => 'kept');
+    apply({
+      seq: 11,
+      stream: `project-${P}`,
+      type: 'ProjectScanned',
+      data: { project_id: P },
+    } as unknown as SealedEvent);
+    expect(memo.for(E).remember('score', () => 'after')).to.equal('after');
+    expect(memo.for(E2).remember('score', () => 'recomputed')).to.equal('kept');
+  });
+});
