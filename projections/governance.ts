@@ -142,6 +142,14 @@ export function openFindingsOf(state: GovernanceState, project_id: string): Find
     .filter((f): f is FindingRecord => f !== undefined && f.status === 'OPEN');
 }
 
+/**
+ * The events whose fold writes a finding record (`onProjectScanned`, `onFindingResolved`): of this
+ * read model, the findings are all the credit rules read, so the facts memo
+ * (src/lender-api/facts-memo.ts) keeps what it derived across every other governance result the
+ * projects read model does not fold either.
+ */
+export const FINDINGS_EVENTS: ReadonlySet<string> = new Set(['ProjectScanned', 'FindingResolved']);
+
 /** `FindingResolved` as the projects capability appends it (src/projects/events.ts); only these fields are read. */
 interface FindingResolvedView {
   finding_id: string;

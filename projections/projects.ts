@@ -211,8 +211,21 @@ function observe(s: ProjectsState, d: ObservationRecordedData, seq: number): voi
 // Governance events (documented in src/projects/events.ts GovernanceDrawEventMap)
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The governance results this read model folds (each moves a draw's status); it leaves every other
+ * governance event alone, which the facts memo relies on (src/lender-api/facts-memo.ts).
+ */
+export const GOVERNANCE_EVENTS_FOLDED: ReadonlySet<string> = new Set<keyof GovernanceDrawEventMap>([
+  'DrawCompiled',
+  'PaymentPushed',
+  'DrawRejected',
+]);
+
+const foldsGovernance = (e: SealedEvent): e is SealedEvent<keyof GovernanceDrawEventMap> =>
+  GOVERNANCE_EVENTS_FOLDED.has(e.type);
+
 function applyGovernance(s: ProjectsState, e: SealedEvent, org_id: string): void {
-  if (e.type !== 'DrawCompiled' && e.type !== 'PaymentPushed' && e.type !== 'DrawRejected') return;
+  if (!foldsGovernance(e)) return;
   const data = e.data as Partial<GovernanceDrawEventMap[typeof e.type]> | null;
   const draw = typeof data?.draw_id === 'string' ? s.draws[data.draw_id] : undefined;
   if (!draw || draw.org_id !== org_id) return;

@@ -78,10 +78,47 @@ describe('facts memo: taken on a history', () => {
       seq: 11,
       stream: `project-${P}`,
       type: 'ProjectScanned',
-      data: { project_id: P },
+      data: { project_id: P, findings: [{ id: F, entity_id: E2 }], opened: [], resolved: [] },
     } as unknown as SealedEvent);
     expect(memo.forgotten).to.equal(1);
     expect(memo.for(E).remember('score', () => 'after')).to.equal('after');
+  });
+
+  it('keeps a project’s parties across the governance results no fact read model folds, and forgets them on those it does', () => {
+    const { runtime, apply } = runtimeOf(
+      { ...projectsProjection.init(), by_entity: { [E]: [P] } },
+      initGovernanceState(),
+    );
+    const memo = new FactsMemo(runtime);
+    memo.for(E).remember('score', () => 'kept');
+    const D = 'DRW-eeeeeeeeeeeeeeee';
+    let seq = 10;
+    const event = (type: string) =>
+      ({
+        seq: (seq += 1),
+        stream: `draw-${D}`,
+        type,
+        data: { project_id: P, draw_id: D },
+      }) as unknown as SealedEvent;
+    for (const type of [
+      'AdequacyAssessed',
+      'DrawSimulated',
+      'CertificationIssued',
+      'DocumentNotarized',
+      'PaymentPushBlocked',
+      'DrawConditionsAccepted',
+      'PaymentInstructionDelivered',
+      'PaymentInstructionFailed',
+      'RailScanned',
+      'RailsScanned',
+    ]) {
+      apply(event(type));
+      expect(memo.for(E).remember('score', () => `recomputed after ${type}`)).to.equal('kept');
+    }
+    expect(memo.forgotten).to.equal(0);
+    // A compilation moves the draw's status in the projects read model: a fact, so E is forgotten.
+    apply(event('DrawCompiled'));
+    expect(memo.for(E).remember('score', () => 'recomputed')).to.equal('recomputed');
   });
 
   it('forgets an entity remembered after the memo was taken on an event of a project it joined before then', () => {
@@ -90,13 +127,67 @@ describe('facts memo: taken on a history', () => {
     const memo = new FactsMemo(runtime);
     memo.for(E).remember('score', () => 'before');
     memo.for(E2).remember('score', () => 'kept');
+    // A draw submitted on P: a fact of every party's (its schedule, its billing).
     apply({
       seq: 11,
       stream: `project-${P}`,
-      type: 'ProjectScanned',
+      type: 'DrawSubmitted',
       data: { project_id: P },
     } as unknown as SealedEvent);
     expect(memo.for(E).remember('score', () => 'after')).to.equal('after');
     expect(memo.for(E2).remember('score', () => 'recomputed')).to.equal('kept');
+  });
+
+  it('forgets on a scan only the entities whose attributed findings it changed, not every party of the project', () => {
+    // E (the GC) and E3 each have a finding on P; E2 takes part in P with none. Every governance
+    // command records a scan on the way, and a rescan that finds the same stamps `last_scan_id` alone.
+    const E3 = 'ent_ffffffffffffffff';
+    const F3 = 'FND-gggggggggggggggg';
+    const open = (id: string, entity_id: string, scan: string, severity = 'WARNING') =>
+      ({
+        id,
+        project_id: P,
+        entity_id,
+        severity,
+        status: 'OPEN',
+        resolved_on: null,
+        last_scan_id: scan,
+      }) as unknown as FindingRecord;
+    const gov: GovernanceState = {
+      ...initGovernanceState(),
+      findings: { [F]: open(F, E, 'SCN-1'), [F3]: open(F3, E3, 'SCN-1') },
+      findings_by_project: { [P]: [F, F3] },
+      findings_by_entity: { [E]: [F], [E3]: [F3] },
+    };
+    const { runtime, apply } = runtimeOf(
+      { ...projectsProjection.init(), by_entity: { [E]: [P], [E2]: [P], [E3]: [P] } },
+      gov,
+    );
+    const memo = new FactsMemo(runtime);
+    for (const entity of [E, E2, E3]) memo.for(entity).remember('score', () => `${entity} kept`);
+    const scanned = (seq: number, scan: string, named: string[]) =>
+      apply({
+        seq,
+        stream: `project-${P}`,
+        type: 'ProjectScanned',
+        data: {
+          project_id: P,
+          scan_id: scan,
+          findings: named.map((id) => ({ id })),
+          opened: [],
+          resolved: [],
+        },
+      } as unknown as SealedEvent);
+    const kept = () => [E, E2, E3].map((entity) => memo.for(entity).remember('score', () => 'recomputed'));
+
+    gov.findings = { [F]: open(F, E, 'SCN-2'), [F3]: open(F3, E3, 'SCN-2') };
+    scanned(11, 'SCN-2', [F, F3]);
+    expect(kept()).to.deep.equal([`${E} kept`, `${E2} kept`, `${E3} kept`]);
+    expect(memo.forgotten).to.equal(0);
+
+    gov.findings = { [F]: open(F, E, 'SCN-3'), [F3]: open(F3, E3, 'SCN-3', 'BLOCKING') };
+    scanned(12, 'SCN-3', [F, F3]);
+    expect(kept()).to.deep.equal([`${E} kept`, `${E2} kept`, 'recomputed']);
+    expect(memo.forgotten).to.equal(1);
   });
 });
