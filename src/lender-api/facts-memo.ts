@@ -67,13 +67,20 @@ export const REMEMBERED_ENTITIES = 5_000;
  * certifications, notarizations, refused pushes, accepted conditions, deliveries and rail scans.
  * Each of those names its project, so each forgot every party of it, and the governance command
  * after it computed the GC's score afresh (~15 ms at 1M events). A spec folds a generated ledger
- * and holds the facts read models unchanged across every event this set names.
+ * and holds the facts read models unchanged across every event this set names — but a compilation's.
+ *
+ * A compilation (`DrawCompiled`) is folded by the projects read model into two fields no credit rule
+ * reads: the draw's `compiled_seq`, and its status from SUBMITTED to COMPILED, which the rules never
+ * tell apart (they ask whether a draw is FUNDED or REJECTED). A spec holds every entity's score and
+ * behavioral decision equal with and without those two fields over a generated ledger, and the same
+ * fold spec holds the facts read models unchanged but for them.
  */
 const FACTS_NEUTRAL: ReadonlySet<string> = new Set([
   ...CREDIT_EVENT_TYPES,
   ...GOVERNANCE_EVENT_TYPES.filter(
     (type) => !GOVERNANCE_EVENTS_FOLDED.has(type) && !FINDINGS_EVENTS.has(type),
   ),
+  'DrawCompiled',
 ]);
 
 /** Whether the memo keeps everything across an event of this type (see `FACTS_NEUTRAL`). */

@@ -5,7 +5,10 @@ import { expect } from 'chai';
 import { allProjections } from '../../../projections/index.js';
 import { registryProjection } from '../../../projections/registry.js';
 import { generateDataset } from '../../../bench/lib/generate.js';
+import { credit as creditProjection } from '../../../projections/credit.js';
+import type { ProjectsState } from '../../../src/projects/facts.js';
 import {
+  decideBehavior,
   dimensionSignals,
   gatherSignals,
   observationsOf,
@@ -143,9 +146,13 @@ describe('facts memo: per-entity invalidation', function () {
     // findings and the registry exactly as they were.
     const store = SqliteEventStore.open(join(dir, 'ledger.db'));
     const runtime = new ProjectionRuntime(store, allProjections(), null, new ManualClock(new Date(0)));
-    const factsOf = () =>
+    // A compilation's two fields no credit rule reads are left out for it (the spec after this one
+    // holds the rules blind to them).
+    const factsOf = (type: string) =>
       JSON.stringify([
-        runtime.state(projectsProjection),
+        type === 'DrawCompiled'
+          ? blindToCompilation(runtime.state(projectsProjection))
+          : runtime.state(projectsProjection),
         runtime.state(observationsProjection),
         runtime.state(governance).findings,
         runtime.state(governance).findings_by_entity,
@@ -185,25 +192,93 @@ describe('facts memo: per-entity invalidation', function () {
         await runtime.apply([event]);
         continue;
       }
-      const before = factsOf();
+      const before = factsOf(event.type);
       await runtime.apply([event]);
-      expect(factsOf(), `${event.type} at seq ${event.seq}`).to.equal(before);
+      expect(factsOf(event.type), `${event.type} at seq ${event.seq}`).to.equal(before);
       neutral.set(event.type, (neutral.get(event.type) ?? 0) + 1);
     }
     await store.close();
     // The governance results the generator records (adequacy, simulations, rail scans and reports
     // are recorded by the service, not the generator: their ground is `GOVERNANCE_EVENTS_FOLDED`).
     expect([...neutral.keys()]).to.include.members([
+      'DrawCompiled',
       'CertificationIssued',
       'DocumentNotarized',
       'PaymentInstructionDelivered',
       'PaymentPushBlocked',
     ]);
     expect(scans).to.be.greaterThan(20);
-    for (const type of ['ProjectScanned', 'DrawCompiled', 'PaymentPushed', 'DrawRejected', 'FindingResolved'])
+    for (const type of ['ProjectScanned', 'PaymentPushed', 'DrawRejected', 'FindingResolved'])
       expect(isFactsNeutral(type), type).to.equal(false);
   });
+
+  it('scores and decides every entity the same whether or not its draws were compiled (the rules are blind to it)', async () => {
+    // The ground for keeping the memo across a compilation: the credit rules never read a draw's
+    // `compiled_seq`, nor tell COMPILED from SUBMITTED. Every 200 events of the generated ledger,
+    // every entity's score and behavioral decision over the read models as they are equal those
+    // over a copy whose draws were never compiled, and over one whose every open draw was.
+    const store = SqliteEventStore.open(join(dir, 'ledger.db'));
+    const clock = new ManualClock(new Date(events[0]!.recorded_at));
+    const runtime = new ProjectionRuntime(store, allProjections(), null, clock);
+    const s = { runtime } as unknown as Service;
+    let compared = 0;
+    /** Open draws (SUBMITTED or COMPILED) at the checkpoints: what the two copies differ in. */
+    let compiledSeen = 0;
+    for (let at = 0; at < events.length; at += 200) {
+      await runtime.apply(events.slice(at, at + 200));
+      const now = new Date(events[Math.min(at + 199, events.length - 1)]!.recorded_at);
+      const projects = runtime.state(projectsProjection);
+      compiledSeen += Object.values(projects.draws).filter(
+        (d) => d.status !== 'FUNDED' && d.status !== 'REJECTED',
+      ).length;
+      const blind = blindToCompilation(projects);
+      const everywhere = compiledEverywhere(projects);
+      for (const entity of Object.values(runtime.state(registryProjection).entities)) {
+        const { memo: _memo, ...facts } = entityFacts(s, entity, now);
+        const credit = runtime.state(creditProjection);
+        const seen = JSON.stringify([scoreEntity(facts, now), decideBehavior(credit, facts, now)]);
+        const never = JSON.stringify([
+          scoreEntity({ ...facts, projects: blind }, now),
+          decideBehavior(credit, { ...facts, projects: blind }, now),
+        ]);
+        const always = JSON.stringify([
+          scoreEntity({ ...facts, projects: everywhere }, now),
+          decideBehavior(credit, { ...facts, projects: everywhere }, now),
+        ]);
+        expect(seen, `${entity.entity_id} at seq ${at + 200}`).to.equal(never);
+        expect(seen, `${entity.entity_id} at seq ${at + 200}, every open draw compiled`).to.equal(always);
+        compared += 1;
+      }
+    }
+    await store.close();
+    expect(compared).to.be.greaterThan(500);
+    expect(compiledSeen).to.be.greaterThan(10);
+  });
 });
+
+/** The projects read model as it would be had every open draw been compiled (at seq 1). */
+function compiledEverywhere(projects: ProjectsState): ProjectsState {
+  const draws = Object.fromEntries(
+    Object.entries(projects.draws).map(([id, d]) => [
+      id,
+      d.status === 'SUBMITTED'
+        ? { ...d, compiled_seq: 1, status: 'COMPILED' as const }
+        : { ...d, compiled_seq: 1 },
+    ]),
+  );
+  return { ...projects, draws };
+}
+
+/** The projects read model as it would be had no draw been compiled. */
+function blindToCompilation(projects: ProjectsState): ProjectsState {
+  const draws = Object.fromEntries(
+    Object.entries(projects.draws).map(([id, d]) => [
+      id,
+      { ...d, compiled_seq: null, status: d.status === 'COMPILED' ? ('SUBMITTED' as const) : d.status },
+    ]),
+  );
+  return { ...projects, draws };
+}
 
 function observationIds(facts: EntityFacts, now: Date): string {
   return observationsOf(signalContext(facts, now))

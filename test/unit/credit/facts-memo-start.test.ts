@@ -84,7 +84,7 @@ describe('facts memo: taken on a history', () => {
     expect(memo.for(E).remember('score', () => 'after')).to.equal('after');
   });
 
-  it('keeps a project’s parties across the governance results no fact read model folds, and forgets them on those it does', () => {
+  it('keeps a project’s parties across the governance results that change no fact, and forgets them on those that do', () => {
     const { runtime, apply } = runtimeOf(
       { ...projectsProjection.init(), by_entity: { [E]: [P] } },
       initGovernanceState(),
@@ -116,8 +116,11 @@ describe('facts memo: taken on a history', () => {
       expect(memo.for(E).remember('score', () => `recomputed after ${type}`)).to.equal('kept');
     }
     expect(memo.forgotten).to.equal(0);
-    // A compilation moves the draw's status in the projects read model: a fact, so E is forgotten.
+    // A compilation moves the draw to COMPILED, which no credit rule tells from SUBMITTED: kept.
     apply(event('DrawCompiled'));
+    expect(memo.for(E).remember('score', () => 'recomputed after DrawCompiled')).to.equal('kept');
+    // A payment funds the draw: a fact of every party's, so E is forgotten.
+    apply(event('PaymentPushed'));
     expect(memo.for(E).remember('score', () => 'recomputed')).to.equal('recomputed');
   });
 
