@@ -25,7 +25,9 @@
  *
  * The credit capability's own events (issued reports, behavioral transitions, registry
  * verifications) are folded only by the credit read model, so they leave the facts as they were
- * (test/unit/credit/facts-neutral-events.test.ts). Keys carry the day (see `derived` in
+ * (test/unit/credit/facts-neutral-events.test.ts), and so do the governance results no facts read
+ * model folds and compilations (`FACTS_NEUTRAL`). A scan writes only the findings it names, so it
+ * forgets only the entities those are or were attributed to, where one changed (`#scanned`). Keys carry the day (see `derived` in
  * src/credit/inputs.ts), so a new day computes afresh too. The one credit event that does change
  * facts — a RegistryVerified carrying a live SAM.gov answer, which the registry check then reads
  * for 24 hours — is covered by the caller: `entityFacts` asks for the memo of the entity *and its
@@ -34,10 +36,10 @@
  * the live read models, which the projections go on updating).
  */
 import { FINDINGS_EVENTS, governance, type GovernanceState } from '../../projections/governance.js';
-import type { FindingRecord } from '../governance/findings.js';
 import { observationsProjection } from '../../projections/observations.js';
 import { GOVERNANCE_EVENTS_FOLDED, projectsProjection } from '../../projections/projects.js';
 import { GOVERNANCE_EVENT_TYPES } from '../governance/events.js';
+import type { FindingRecord } from '../governance/findings.js';
 import type { SealedEvent } from '../platform/ledger/index.js';
 import type { Observation, ObservationRecordedData } from '../projects/index.js';
 import type { ProjectionRuntime } from '../platform/projections/runtime.js';
@@ -376,14 +378,18 @@ export class FactsMemo {
       if (!id.startsWith('FND-')) continue;
       const record = own(g.findings, id);
       const now = record?.entity_id ?? null;
-      const print = record === undefined ? null : printOf(record);
       const seen = this.#attributed.get(id);
+      // A record is kept (and read) only for an entity remembered now, or to compare with one kept:
+      // what the memo holds follows the entities lenders score, not every finding ever scanned.
+      const remembered = now !== null && this.#entities.has(now);
+      const print =
+        record !== undefined && (remembered || (seen?.print ?? null) !== null) ? printOf(record) : null;
       if (seen !== undefined && seen.print !== null && seen.print === print && seen.entity === now) continue;
       if (seen !== undefined) entities.add(seen.entity);
       if (now === null) this.#attributed.delete(id);
       else {
         entities.add(now);
-        this.#attributed.set(id, { entity: now, print });
+        this.#attributed.set(id, { entity: now, print: remembered ? print : null });
       }
     }
     return entities;
