@@ -1,14 +1,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { governance } from '../../../projections/governance.js';
-import { observationsProjection } from '../../../projections/observations.js';
 import { projectsProjection } from '../../../projections/projects.js';
 import { toFinding, type FindingDraft } from '../../../src/governance/findings.js';
-import { FactsMemo, type MemoRuntime } from '../../../src/lender-api/facts-memo.js';
-import type { SealedEvent } from '../../../src/platform/ledger/index.js';
-import type { Projection } from '../../../src/platform/projections/runtime.js';
+import { FactsMemo } from '../../../src/lender-api/facts-memo.js';
 import { GovernanceLedger, resultOf } from '../../support/governance-ledger.js';
 import { on } from '../../support/governance-fixtures.js';
+import { handRuntime } from '../../support/memo-runtime.js';
 
 /**
  * A scan forgets only the entities whose attributed findings it changed (facts-memo.ts `#scanned`):
@@ -66,19 +63,10 @@ describe('facts memo: a scan forgets the entities whose findings it changed (pro
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), (steps) => {
         const ledger = new GovernanceLedger();
-        let applied: (event: SealedEvent) => void = () => undefined;
-        const states = new Map<Projection<unknown>, () => unknown>([
-          [projectsProjection, () => ({ ...projectsProjection.init(), by_entity: {} })],
-          [observationsProjection, () => observationsProjection.init()],
-          [governance, () => ledger.state],
-        ]);
-        const runtime: MemoRuntime = {
-          state: <S>(projection: Projection<S>) => states.get(projection)!() as S,
-          position: 0,
-          onApplied: (fn) => {
-            applied = fn;
-          },
-        };
+        const { runtime, apply: applied } = handRuntime({
+          projects: () => ({ ...projectsProjection.init(), by_entity: {} }),
+          governance: () => ledger.state,
+        });
         const memo = new FactsMemo(runtime);
         /** The entity's findings as the credit rules read them (`last_scan_id` aside). */
         const findingsOf = (entity: string) =>

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { governance, initGovernanceState, type GovernanceState } from '../../../projections/governance.js';
-import { observationsProjection } from '../../../projections/observations.js';
+import { initGovernanceState, type GovernanceState } from '../../../projections/governance.js';
 import { projectsProjection } from '../../../projections/projects.js';
-import { FactsMemo, type MemoRuntime } from '../../../src/lender-api/facts-memo.js';
+import { FactsMemo } from '../../../src/lender-api/facts-memo.js';
 import type { SealedEvent } from '../../../src/platform/ledger/index.js';
-import type { Projection } from '../../../src/platform/projections/runtime.js';
 import type { FindingRecord } from '../../../src/governance/findings.js';
+import { handRuntime } from '../../support/memo-runtime.js';
 
 /**
  * Taking the facts memo on read models that already hold a history (the first score after a
@@ -20,22 +19,8 @@ describe('facts memo: taken on a history', () => {
   const F = 'FND-dddddddddddddddd';
 
   /** Read models held by hand, and the memo's hook into the runtime's applied events. */
-  function runtimeOf(projects: object, gov: GovernanceState) {
-    let applied: (event: SealedEvent) => void = () => expect.fail('the memo did not follow the runtime');
-    const states = new Map<Projection<unknown>, unknown>([
-      [projectsProjection, projects],
-      [observationsProjection, { observations: {}, by_org: {}, by_project: {} }],
-      [governance, gov],
-    ]);
-    const runtime: MemoRuntime = {
-      state: <S>(projection: Projection<S>) => states.get(projection) as S,
-      position: 10,
-      onApplied: (fn) => {
-        applied = fn;
-      },
-    };
-    return { runtime, apply: (event: SealedEvent) => applied(event) };
-  }
+  const runtimeOf = (projects: object, gov: GovernanceState) =>
+    handRuntime({ projects: () => projects, governance: () => gov, position: 10 });
 
   const unlisted = <T extends object>(record: T, what: string): T =>
     new Proxy(record, { ownKeys: () => expect.fail(`listed ${what}`) });
