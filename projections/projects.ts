@@ -19,7 +19,14 @@ import {
   type ProjectsEventMap,
   type ProjectsEventType,
 } from '../src/projects/events.js';
-import type { Document, Draw, ProjectIndex, ProjectsState } from '../src/projects/facts.js';
+import {
+  DOCUMENT_TYPES,
+  type Document,
+  type DocumentType,
+  type Draw,
+  type ProjectIndex,
+  type ProjectsState,
+} from '../src/projects/facts.js';
 import { freezeApplication } from '../src/projects/pay-application.js';
 
 type Known = { [T in ProjectsEventType]: SealedEvent<T, ProjectsEventMap[T]> }[ProjectsEventType];
@@ -29,7 +36,9 @@ export const projectsProjection: Projection<ProjectsState> = {
   // 3: `by_entity` (the credit bureau's participation index). 4: signed duties (attested signatures,
   // `document_signatures`). 5: an org's project and resolution ids as append-only lists
   // (`project_ids_by_org`, `resolution_ids_by_org`), not arrays in one record per org.
-  version: 5,
+  // 6: `documents_by_entity` and `by_project[…].document_ids_by_type` (an entity's own documents,
+  // a project's documents of one type: a score reads those, not every document of its projects).
+  version: 6,
   init: () => ({
     projects: {},
     change_orders: {},
@@ -40,6 +49,7 @@ export const projectsProjection: Projection<ProjectsState> = {
     project_ids_by_org: appendOnlyLists(),
     resolution_ids_by_org: appendOnlyLists(),
     by_entity: {},
+    documents_by_entity: appendOnlyLists(),
     document_signatures: {},
   }),
   evolve(state, event) {
@@ -70,7 +80,7 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
         registered_seq: e.seq,
         last_fact_seq: e.seq,
       };
-      s.by_project[project_id] = { change_order_ids: [], document_ids: [], draw_ids: [] };
+      s.by_project[project_id] = emptyIndex();
       appendTo(s.project_ids_by_org, org_id, project_id);
       for (const party of [fields.borrower, fields.general_contractor, fields.architect, fields.inspector])
         takesPart(s, party, project_id);
@@ -87,8 +97,15 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
     case 'DocumentRecorded': {
       const { document_id, ...fields } = e.data;
       s.documents[document_id] = { ...fields, ...recorded, id: document_id };
-      projectIndex(s, fields.project_id).document_ids.push(document_id);
-      takesPart(s, documentParty(s.documents[document_id]), fields.project_id);
+      const index = projectIndex(s, fields.project_id);
+      index.document_ids.push(document_id);
+      // Only the types there are: a payload's type is a key here (never `__proto__`).
+      if (index.document_ids_by_type !== undefined && KNOWN_TYPES.has(fields.type))
+        (index.document_ids_by_type[fields.type] ??= []).push(document_id);
+      const party = documentParty(s.documents[document_id]);
+      takesPart(s, party, fields.project_id);
+      if (typeof party === 'string' && s.documents_by_entity !== undefined)
+        appendTo(s.documents_by_entity, party, document_id);
       touchProject(s, fields.project_id, e.seq);
       if ('draw_id' in fields && fields.draw_id !== null) touchDraw(s, fields.draw_id, e.seq);
       return;
@@ -281,7 +298,13 @@ function documentParty(doc: Document): string | null {
 }
 
 function projectIndex(s: ProjectsState, project_id: string): ProjectIndex {
-  return (s.by_project[project_id] ??= { change_order_ids: [], document_ids: [], draw_ids: [] });
+  return (s.by_project[project_id] ??= emptyIndex());
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set<DocumentType>(DOCUMENT_TYPES);
+
+function emptyIndex(): ProjectIndex {
+  return { change_order_ids: [], document_ids: [], draw_ids: [], document_ids_by_type: {} };
 }
 
 function touchProject(s: ProjectsState, project_id: string, seq: number): void {

@@ -39,9 +39,8 @@ function validCertificates(
   coverage: CoverageType,
   minLimit: number,
 ): InsuranceCertificate[] {
-  return documentsOf(projects, project.id).filter(
-    (d): d is InsuranceCertificate =>
-      d.type === 'INSURANCE_CERTIFICATE' &&
+  return documentsOf(projects, project.id, 'INSURANCE_CERTIFICATE').filter(
+    (d) =>
       d.insured === entity &&
       d.coverage_type === coverage &&
       d.limit >= minLimit &&

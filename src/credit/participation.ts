@@ -23,6 +23,11 @@ export type ParticipationRole = (typeof PARTICIPATION_ROLES)[number];
 export interface Participation {
   project: Project;
   roles: ParticipationRole[];
+  /**
+   * The project's documents that name the entity in their own role (`documentRole`), in recording
+   * order: what the rules read of a project it is not GC of, without reading the others.
+   */
+  documents: Document[];
 }
 
 function projectRoles(project: Project, entity: EntityId): Set<ParticipationRole> {
@@ -57,37 +62,57 @@ function documentRole(doc: Document, entity: EntityId): ParticipationRole | null
 }
 
 /**
- * The entity's projects with its roles on each, in project-id order (deterministic). Uses the
- * projection's `by_entity` index when the state has one (only those projects and their documents
- * are read); a hand-built state without it is scanned in full. Both give the same answer.
+ * The documents naming the entity in their own role, in recording order. Read through the
+ * projection's `documents_by_entity` index when the state has one (only those documents are read:
+ * an entity's projects hold hundreds of others'); otherwise the documents of `candidates` (its
+ * projects by the `by_entity` index) or, without that either, every document. All give the same.
+ */
+function ownDocuments(
+  projects: ProjectsState,
+  entity: EntityId,
+  candidates: readonly Project[] | null,
+): Document[] {
+  const own_ids = projects.documents_by_entity;
+  const documents =
+    own_ids !== undefined && candidates !== null
+      ? (own(own_ids, entity) ?? []).flatMap((id) => projects.documents[id] ?? [])
+      : candidates === null
+        ? valuesOf(projects.documents)
+        : candidates.flatMap((p) =>
+            (projects.by_project[p.id]?.document_ids ?? []).flatMap((id) => projects.documents[id] ?? []),
+          );
+  return documents.filter((doc) => documentRole(doc, entity) !== null);
+}
+
+/**
+ * The entity's projects with its roles on each and its own documents there, in project-id order
+ * (deterministic). Uses the projection's `by_entity` and `documents_by_entity` indexes when the
+ * state has them (only those projects and the entity's own documents are read); a hand-built state
+ * without them is scanned in full. Both give the same answer.
  */
 export function participationOf(projects: ProjectsState, entity: EntityId): Participation[] {
   const roles = new Map<string, Set<ParticipationRole>>();
   const indexed = projects.by_entity;
   const candidates =
-    indexed === undefined
-      ? valuesOf(projects.projects)
-      : (own(indexed, entity) ?? []).flatMap((id) => projects.projects[id] ?? []);
-  for (const project of candidates) {
+    indexed === undefined ? null : (own(indexed, entity) ?? []).flatMap((id) => projects.projects[id] ?? []);
+  for (const project of candidates ?? valuesOf(projects.projects)) {
     const found = projectRoles(project, entity);
     if (found.size > 0) roles.set(project.id, found);
   }
-  const documents =
-    indexed === undefined
-      ? valuesOf(projects.documents)
-      : candidates.flatMap((p) =>
-          (projects.by_project[p.id]?.document_ids ?? []).flatMap((id) => projects.documents[id] ?? []),
-        );
-  for (const doc of documents) {
-    const role = documentRole(doc, entity);
-    if (role === null || projects.projects[doc.project_id] === undefined) continue;
+  const documents = new Map<string, Document[]>();
+  for (const doc of ownDocuments(projects, entity, candidates)) {
+    if (projects.projects[doc.project_id] === undefined) continue;
     const set = roles.get(doc.project_id) ?? new Set<ParticipationRole>();
-    set.add(role);
+    set.add(documentRole(doc, entity)!);
     roles.set(doc.project_id, set);
+    const list = documents.get(doc.project_id);
+    if (list === undefined) documents.set(doc.project_id, [doc]);
+    else list.push(doc);
   }
   return [...roles.keys()].sort().map((id) => ({
     project: projects.projects[id]!,
     roles: PARTICIPATION_ROLES.filter((r) => roles.get(id)!.has(r)),
+    documents: documents.get(id) ?? [],
   }));
 }
 

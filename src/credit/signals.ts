@@ -4,7 +4,7 @@
  * which is what lets credit improvement re-score "without that factor" exactly.
  */
 import type { Evidence, FindingRecord } from '../governance/findings.js';
-import type { Document, Draw, IsoDate, Project, ProjectsState } from '../projects/facts.js';
+import type { Document, DocumentType, Draw, IsoDate, Project, ProjectsState } from '../projects/facts.js';
 import type { EntityFacts } from './inputs.js';
 import type { Participation } from './participation.js';
 import { DIMENSIONS, RECENCY_HALF_LIFE_DAYS, type Dimension } from './constants.js';
@@ -83,9 +83,26 @@ export function makeSignal(
 }
 
 /** The project's documents, via the projection's per-project index. */
-export function documentsOf(projects: ProjectsState, projectId: string): Document[] {
-  const ids = projects.by_project[projectId]?.document_ids ?? [];
-  return ids.map((id) => projects.documents[id]).filter((d): d is Document => d !== undefined);
+export function documentsOf(projects: ProjectsState, projectId: string): Document[];
+/**
+ * The project's documents of one type, in recording order: through the per-type index when the
+ * state has one (only those are read), else by filtering them all.
+ */
+export function documentsOf<T extends DocumentType>(
+  projects: ProjectsState,
+  projectId: string,
+  type: T,
+): Extract<Document, { type: T }>[];
+export function documentsOf(projects: ProjectsState, projectId: string, type?: DocumentType): Document[] {
+  const index = projects.by_project[projectId];
+  if (type !== undefined && index?.document_ids_by_type !== undefined)
+    return (index.document_ids_by_type[type] ?? [])
+      .map((id) => projects.documents[id])
+      .filter((d): d is Document => d?.type === type);
+  const all = (index?.document_ids ?? [])
+    .map((id) => projects.documents[id])
+    .filter((d): d is Document => d !== undefined);
+  return type === undefined ? all : all.filter((d) => d.type === type);
 }
 
 /** The project's draws in application order. */

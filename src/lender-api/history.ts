@@ -10,7 +10,7 @@ import { observationsProjection } from '../../projections/observations.js';
 import { projectsProjection } from '../../projections/projects.js';
 import { registryProjection } from '../../projections/registry.js';
 import type { SealedEvent } from '../platform/ledger/envelope.js';
-import type { Project, ProjectsState } from '../projects/index.js';
+import type { Document, Project, ProjectsState } from '../projects/index.js';
 import { authOf } from '../platform/http/context.js';
 import type { Service } from '../platform/http/service.js';
 import { nameText } from '../platform/http/validate.js';
@@ -65,7 +65,13 @@ function projectsConcerning(p: ProjectsState, id: string): Project[] {
 export function projectConcerns(p: ProjectsState, id: string): Map<number, Concern> {
   const out = new Map<number, Concern>();
   const add = (c: Concern): void => addConcern(out, c);
-  for (const project of projectsConcerning(p, id)) {
+  const projects = projectsConcerning(p, id);
+  const ownDocuments =
+    p.by_entity !== undefined && p.documents_by_entity !== undefined
+      ? (own(p.documents_by_entity, id) ?? [])
+      : null;
+  const concerning = new Set(projects.map((project) => project.id));
+  for (const project of projects) {
     const roles = [
       project.general_contractor === id && 'general contractor',
       project.borrower === id && 'borrower',
@@ -81,19 +87,35 @@ export function projectConcerns(p: ProjectsState, id: string): Map<number, Conce
         if (draw) add({ seq: draw.recorded_seq, project_id: project.id, severity: 'info', role: roles[0]! });
       }
     }
+    if (ownDocuments !== null) continue;
     for (const docId of index?.document_ids ?? []) {
       const doc = p.documents[docId];
-      const named =
-        doc &&
-        ((doc.type === 'LIEN_WAIVER' && doc.claimant === id) ||
-          (doc.type === 'INVOICE' && doc.vendor === id) ||
-          (doc.type === 'INSURANCE_CERTIFICATE' && doc.insured === id) ||
-          (doc.type === 'INSPECTION_REPORT' && doc.inspector === id));
-      if (doc && named)
+      if (doc && namedOn(doc, id))
         add({ seq: doc.recorded_seq, project_id: project.id, severity: 'info', role: 'named on a document' });
     }
   }
+  // With the `documents_by_entity` index: the documents naming it, not every document of its projects.
+  for (const docId of ownDocuments ?? []) {
+    const doc = p.documents[docId];
+    if (doc && namedOn(doc, id) && concerning.has(doc.project_id))
+      add({
+        seq: doc.recorded_seq,
+        project_id: doc.project_id,
+        severity: 'info',
+        role: 'named on a document',
+      });
+  }
   return out;
+}
+
+/** Whether a document names the entity in its own role (a bill of sale's vendor is not listed here). */
+function namedOn(doc: Document, id: string): boolean {
+  return (
+    (doc.type === 'LIEN_WAIVER' && doc.claimant === id) ||
+    (doc.type === 'INVOICE' && doc.vendor === id) ||
+    (doc.type === 'INSURANCE_CERTIFICATE' && doc.insured === id) ||
+    (doc.type === 'INSPECTION_REPORT' && doc.inspector === id)
+  );
 }
 
 /** The seqs of every event that concerns the entity, with the project it belongs to. */

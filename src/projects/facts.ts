@@ -587,6 +587,12 @@ export interface FindingResolution extends Recorded {
 export interface ProjectIndex {
   change_order_ids: string[];
   document_ids: string[];
+  /**
+   * `document_ids` by document type, each in recording order: a rule after one kind (a GC's title
+   * date-downs, its inspections) reads those, not the project's hundreds of waivers and invoices.
+   * Optional so hand-built states may leave it out; readers then filter `document_ids`.
+   */
+  document_ids_by_type?: Partial<Record<DocumentType, string[]>>;
   /** Recording order, which is also application order for consecutive submissions. */
   draw_ids: string[];
 }
@@ -615,6 +621,15 @@ export interface ProjectsState {
    * Optional so hand-built states may leave it out; readers then scan.
    */
   by_entity?: Record<string, string[]>;
+  /**
+   * Document ids naming each entity in the document's own role — the claimant of a lien waiver,
+   * the vendor of an invoice or bill of sale, the insured of a certificate, the inspector of a
+   * report — in recording order: an append-only list (`appendOnlyLists`). Lets the credit bureau
+   * read an entity's own documents without reading every document of its projects (a project has
+   * hundreds; src/credit/participation.ts). Optional so hand-built states may leave it out; readers
+   * then scan the documents of the entity's projects.
+   */
+  documents_by_entity?: Record<string, string[]>;
   /** Signatures executing documents (lien waivers), by document id, in recording order. */
   document_signatures?: Record<string, DocumentSignature[]>;
 }

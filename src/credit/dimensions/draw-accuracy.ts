@@ -59,8 +59,8 @@ function contradictionSignals(ctx: SignalContext): Signal[] {
 
 /** The latest inspection of a draw known by today. */
 function inspectionOf(ctx: SignalContext, project: Project, draw: Draw): InspectionReport | undefined {
-  return documentsOf(ctx.facts.projects, project.id)
-    .filter((d): d is InspectionReport => d.type === 'INSPECTION_REPORT' && d.draw_id === draw.id)
+  return documentsOf(ctx.facts.projects, project.id, 'INSPECTION_REPORT')
+    .filter((d) => d.draw_id === draw.id)
     .filter((d) => d.inspected_on <= ctx.today)
     .sort((a, b) => b.inspected_on.localeCompare(a.inspected_on) || b.recorded_seq - a.recorded_seq)[0];
 }
@@ -85,8 +85,13 @@ function varianceSignals(ctx: SignalContext, project: Project): Signal[] {
   return out;
 }
 
-/** Invoices billed on the project's draws, in application order, flagged when billed before. */
-function duplicateSignals(ctx: SignalContext, project: Project): Signal[] {
+/**
+ * Invoices billed on the project's draws, in application order, flagged when billed before. A
+ * duplicate is the same vendor and number, so what the entity answers for on a project it is not
+ * GC of — its own invoices — is judged by its own invoices alone (`own`: their ids), and no other
+ * vendor's invoice is read.
+ */
+function duplicateSignals(ctx: SignalContext, project: Project, own: ReadonlySet<string>): Signal[] {
   const isGc = project.general_contractor === ctx.facts.entity_id;
   const billedBefore = new Set<string>();
   const out: Signal[] = [];
@@ -94,6 +99,7 @@ function duplicateSignals(ctx: SignalContext, project: Project): Signal[] {
     if (draw.submitted_on > ctx.today) continue;
     const keys: string[] = [];
     for (const invoiceId of [...new Set(draw.invoices)]) {
+      if (!isGc && !own.has(invoiceId)) continue;
       const invoice = ctx.facts.projects.documents[invoiceId];
       if (invoice?.type !== 'INVOICE') continue;
       const key = `${invoice.vendor}|${invoice.number}`;
@@ -112,9 +118,12 @@ function duplicateSignals(ctx: SignalContext, project: Project): Signal[] {
 }
 
 export function drawAccuracySignals(ctx: SignalContext): Signal[] {
+  const own = new Set(
+    ctx.participation.flatMap((p) => p.documents.filter((d) => d.type === 'INVOICE').map((d) => d.id)),
+  );
   return [
     ...contradictionSignals(ctx),
     ...ctx.gc.flatMap((project) => varianceSignals(ctx, project)),
-    ...ctx.participation.flatMap((p) => duplicateSignals(ctx, p.project)),
+    ...ctx.participation.flatMap((p) => duplicateSignals(ctx, p.project, own)),
   ];
 }

@@ -13,7 +13,7 @@
 import type { IsoDate, LienWaiver, Project } from '../../projects/facts.js';
 import { LIEN_CLAIM_POINTS, WAIVER_FULLY_LATE_DAYS, WAIVER_ON_TIME_DAYS } from '../constants.js';
 import { addDays, clamp, daysBetween } from '../dates.js';
-import { billedOn } from '../participation.js';
+import { billedOn, type Participation } from '../participation.js';
 import { documentsOf, fundedDraws, makeSignal, type Signal, type SignalContext } from '../signals.js';
 
 /** Adverse share of a waiver delivered `days` after funding. */
@@ -25,9 +25,12 @@ function isUnconditional(w: LienWaiver): boolean {
   return w.waiver_type === 'UNCONDITIONAL_PROGRESS' || w.waiver_type === 'UNCONDITIONAL_FINAL';
 }
 
-/** The entity's executed unconditional waivers on a project, signed by today. */
-function deliveredWaivers(ctx: SignalContext, project: Project): (LienWaiver & { signed_on: IsoDate })[] {
-  return documentsOf(ctx.facts.projects, project.id).filter(
+/**
+ * The entity's executed unconditional waivers on a project, signed by today: of its own documents
+ * there (a waiver is the entity's when it is the claimant), not every document of the project.
+ */
+function deliveredWaivers(ctx: SignalContext, p: Participation): (LienWaiver & { signed_on: IsoDate })[] {
+  return p.documents.filter(
     (d): d is LienWaiver & { signed_on: IsoDate } =>
       d.type === 'LIEN_WAIVER' &&
       d.claimant === ctx.facts.entity_id &&
@@ -38,8 +41,9 @@ function deliveredWaivers(ctx: SignalContext, project: Project): (LienWaiver & {
   );
 }
 
-function timelinessSignals(ctx: SignalContext, project: Project): Signal[] {
-  const waivers = deliveredWaivers(ctx, project);
+function timelinessSignals(ctx: SignalContext, p: Participation): Signal[] {
+  const { project } = p;
+  const waivers = deliveredWaivers(ctx, p);
   const out: Signal[] = [];
   for (const draw of fundedDraws(ctx.facts.projects, project)) {
     if (draw.funded_on > ctx.today) continue;
@@ -63,10 +67,11 @@ function timelinessSignals(ctx: SignalContext, project: Project): Signal[] {
   return out;
 }
 
-function matchingSignals(ctx: SignalContext, project: Project): Signal[] {
+function matchingSignals(ctx: SignalContext, p: Participation): Signal[] {
+  const { project } = p;
   const isGc = project.general_contractor === ctx.facts.entity_id;
   const out: Signal[] = [];
-  for (const waiver of deliveredWaivers(ctx, project)) {
+  for (const waiver of deliveredWaivers(ctx, p)) {
     const draw = ctx.facts.projects.draws[waiver.draw_id];
     if (draw === undefined || draw.status !== 'FUNDED' || draw.funded_amount === null) continue;
     const short = isGc && waiver.amount < draw.funded_amount;
@@ -84,8 +89,8 @@ function matchingSignals(ctx: SignalContext, project: Project): Signal[] {
 function lienSignals(ctx: SignalContext, project: Project): Signal[] {
   const seen = new Set<string>();
   const out: Signal[] = [];
-  for (const doc of documentsOf(ctx.facts.projects, project.id)) {
-    if (doc.type !== 'TITLE_DATE_DOWN' || doc.effective_on > ctx.today) continue;
+  for (const doc of documentsOf(ctx.facts.projects, project.id, 'TITLE_DATE_DOWN')) {
+    if (doc.effective_on > ctx.today) continue;
     for (const lien of doc.new_liens) {
       const key = `${lien.claimant_name}|${lien.amount}|${lien.recorded_on}`;
       if (lien.claimant === ctx.facts.entity_id || lien.recorded_on > ctx.today || seen.has(key)) continue;
@@ -98,10 +103,9 @@ function lienSignals(ctx: SignalContext, project: Project): Signal[] {
 }
 
 export function paymentIntegritySignals(ctx: SignalContext): Signal[] {
-  const all = ctx.participation.map((p) => p.project);
   return [
-    ...all.flatMap((project) => timelinessSignals(ctx, project)),
-    ...all.flatMap((project) => matchingSignals(ctx, project)),
+    ...ctx.participation.flatMap((p) => timelinessSignals(ctx, p)),
+    ...ctx.participation.flatMap((p) => matchingSignals(ctx, p)),
     ...ctx.gc.flatMap((project) => lienSignals(ctx, project)),
   ];
 }
