@@ -37,7 +37,8 @@ export const projectsProjection: Projection<ProjectsState> = {
   // `document_signatures`). 5: an org's project and resolution ids as append-only lists
   // (`project_ids_by_org`, `resolution_ids_by_org`), not arrays in one record per org.
   // 6: `documents_by_entity` and `by_project[…].document_ids_by_type` (an entity's own documents,
-  // a project's documents of one type: a score reads those, not every document of its projects).
+  // a project's documents of one type: a score reads those, not every document of its projects),
+  // `by_project[…].document_parties_by_type` (an org's counterparties without its documents).
   version: 6,
   init: () => ({
     projects: {},
@@ -97,12 +98,19 @@ function applyFact(s: ProjectsState, event: Known, org_id: string): void {
     case 'DocumentRecorded': {
       const { document_id, ...fields } = e.data;
       s.documents[document_id] = { ...fields, ...recorded, id: document_id };
+      const party = documentParty(s.documents[document_id]);
       const index = projectIndex(s, fields.project_id);
       index.document_ids.push(document_id);
       // Only the types there are: a payload's type is a key here (never `__proto__`).
-      if (index.document_ids_by_type !== undefined && KNOWN_TYPES.has(fields.type))
-        (index.document_ids_by_type[fields.type] ??= []).push(document_id);
-      const party = documentParty(s.documents[document_id]);
+      if (KNOWN_TYPES.has(fields.type)) {
+        if (index.document_ids_by_type !== undefined)
+          (index.document_ids_by_type[fields.type] ??= []).push(document_id);
+        const parties = index.document_parties_by_type;
+        if (typeof party === 'string' && parties !== undefined) {
+          const named = (parties[fields.type] ??= []);
+          if (!named.includes(party)) named.push(party);
+        }
+      }
       takesPart(s, party, fields.project_id);
       if (typeof party === 'string' && s.documents_by_entity !== undefined)
         appendTo(s.documents_by_entity, party, document_id);
@@ -304,7 +312,13 @@ function projectIndex(s: ProjectsState, project_id: string): ProjectIndex {
 const KNOWN_TYPES: ReadonlySet<string> = new Set<DocumentType>(DOCUMENT_TYPES);
 
 function emptyIndex(): ProjectIndex {
-  return { change_order_ids: [], document_ids: [], draw_ids: [], document_ids_by_type: {} };
+  return {
+    change_order_ids: [],
+    document_ids: [],
+    draw_ids: [],
+    document_ids_by_type: {},
+    document_parties_by_type: {},
+  };
 }
 
 function touchProject(s: ProjectsState, project_id: string, seq: number): void {

@@ -593,6 +593,12 @@ export interface ProjectIndex {
    * Optional so hand-built states may leave it out; readers then filter `document_ids`.
    */
   document_ids_by_type?: Partial<Record<DocumentType, string[]>>;
+  /**
+   * The entities the project's documents of each type name in their own role (the claimant of a
+   * waiver, the vendor of an invoice…), each once, in first-appearance order: an org's
+   * counterparties without reading its projects' documents. Optional as `document_ids_by_type`.
+   */
+  document_parties_by_type?: Partial<Record<DocumentType, string[]>>;
   /** Recording order, which is also application order for consecutive submissions. */
   draw_ids: string[];
 }

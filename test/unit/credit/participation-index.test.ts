@@ -15,6 +15,7 @@ import { scoreEntity } from '../../../src/credit/score.js';
 import type { EntityFacts, RegistryStatus } from '../../../src/credit/inputs.js';
 import type { GovernanceState } from '../../../projections/governance.js';
 import { projectConcerns, type Concern } from '../../../src/lender-api/history.js';
+import { counterpartiesIn } from '../../../src/lender-api/credit-actions.js';
 import type { SignalContext } from '../../../src/credit/signals.js';
 import { readAll } from '../../../src/platform/event-store/port.js';
 import { SqliteEventStore } from '../../../src/platform/event-store/sqlite.js';
@@ -267,6 +268,56 @@ describe('credit participation and observations through the projection indexes',
     }
     expect(named, 'entities named on documents').to.be.greaterThan(5);
     expect(parties, 'entities that are parties to projects').to.be.greaterThan(5);
+  });
+
+  it("finds an org's counterparties through document_parties_by_type as through its documents, reading none", () => {
+    const orgs = Object.keys(projects.project_ids_by_org);
+    expect(orgs.length).to.be.greaterThan(1);
+    // Generated parties all sign as project parties too: an invoice from a vendor that is not one,
+    // recorded on the first org's first project, makes the document path count.
+    const org = orgs[0]!;
+    const projectId = projects.project_ids_by_org[org]![0]!;
+    const invoice = Object.values(projects.documents).find((d) => d.type === 'INVOICE')!;
+    const withVendor = projectsProjection.evolve(structuredClone(projects), {
+      seq: 10_000_000,
+      id: 'evt_counterparty',
+      stream: `project-${projectId}`,
+      type: 'DocumentRecorded',
+      schema: 1,
+      data: {
+        ...invoice,
+        id: undefined,
+        document_id: 'doc_only_on_documents',
+        project_id: projectId,
+        vendor: 'ent_only_on_documents',
+      },
+      meta: { org_id: org, actor: 'test', request_id: 'test' },
+      recorded_at: `${lastDay}T12:00:00.000Z`,
+      prev_hash: '',
+      content_hash: '',
+      hash: '',
+    });
+    for (const [state, name] of [
+      [projects, 'generated'],
+      [withVendor, 'with a vendor named only on an invoice'],
+    ] as const)
+      for (const each of orgs) {
+        let reads = 0;
+        const documents = new Proxy(state.documents, {
+          get(target, key, receiver) {
+            if (typeof key === 'string' && Object.hasOwn(target, key)) reads += 1;
+            return Reflect.get(target, key, receiver) as unknown;
+          },
+        });
+        const indexed = counterpartiesIn({ ...state, documents }, each);
+        expect([...indexed].sort(), `${name} ${each}`).to.deep.equal(
+          [...counterpartiesIn(withoutDocumentIndexes(state), each)].sort(),
+        );
+        expect(reads, `${name} ${each}: documents read`).to.equal(0);
+        expect(indexed.has('ent_only_on_documents'), `${name} ${each}`).to.equal(
+          state === withVendor && each === org,
+        );
+      }
   });
 
   it('finds the same observations through by_entity and by_project as by filtering them all', () => {
