@@ -176,8 +176,10 @@ describe('facts memo: per-entity invalidation', function () {
         ]),
       );
     let scans = 0;
+    let previous: { type: string; text: string } | null = null;
     for (const event of events) {
       if (event.type === 'ProjectScanned') {
+        previous = null;
         const before = { others: othersOf(), findings: findingsRead() };
         await runtime.apply([event]);
         expect(othersOf(), `ProjectScanned at seq ${event.seq}`).to.equal(before.others);
@@ -190,12 +192,25 @@ describe('facts memo: per-entity invalidation', function () {
       }
       if (!isFactsNeutral(event.type)) {
         await runtime.apply([event]);
+        previous = null;
         continue;
       }
-      const before = factsOf(event.type);
+      // Each fold is checked on the first 50 events of its type and on every 4th after (the
+      // generated ledger notarizes ~570 documents): a state serialized whole twice an event made
+      // this spec ~25× slower inside the full parallel suite than alone (118 s against 4.8).
+      const seen = neutral.get(event.type) ?? 0;
+      neutral.set(event.type, seen + 1);
+      if (seen >= 50 && seen % 4 !== 0) {
+        await runtime.apply([event]);
+        previous = null;
+        continue;
+      }
+      // Consecutive checked events of one type: the state after one is the state before the next.
+      const before = previous?.type === event.type ? previous.text : factsOf(event.type);
       await runtime.apply([event]);
-      expect(factsOf(event.type), `${event.type} at seq ${event.seq}`).to.equal(before);
-      neutral.set(event.type, (neutral.get(event.type) ?? 0) + 1);
+      const after = factsOf(event.type);
+      expect(after, `${event.type} at seq ${event.seq}`).to.equal(before);
+      previous = { type: event.type, text: after };
     }
     await store.close();
     // The governance results the generator records (adequacy, simulations, rail scans and reports
