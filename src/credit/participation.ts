@@ -62,26 +62,24 @@ function documentRole(doc: Document, entity: EntityId): ParticipationRole | null
 }
 
 /**
- * The documents naming the entity in their own role, in recording order. Read through the
- * projection's `documents_by_entity` index when the state has one (only those documents are read:
- * an entity's projects hold hundreds of others'); otherwise the documents of `candidates` (its
- * projects by the `by_entity` index) or, without that either, every document. All give the same.
+ * The documents that may name the entity in their own role, in recording order: through the
+ * projection's `documents_by_entity` index when the state has one (those alone are read: an
+ * entity's projects hold hundreds of others'); otherwise the documents of `candidates` (its
+ * projects by the `by_entity` index) or, without that either, every document. The caller keeps
+ * those `documentRole` finds the entity's, which gives the same documents whichever path read them.
  */
-function ownDocuments(
+function documentsNaming(
   projects: ProjectsState,
   entity: EntityId,
   candidates: readonly Project[] | null,
 ): Document[] {
-  const own_ids = projects.documents_by_entity;
-  const documents =
-    own_ids !== undefined && candidates !== null
-      ? (own(own_ids, entity) ?? []).flatMap((id) => projects.documents[id] ?? [])
-      : candidates === null
-        ? valuesOf(projects.documents)
-        : candidates.flatMap((p) =>
-            (projects.by_project[p.id]?.document_ids ?? []).flatMap((id) => projects.documents[id] ?? []),
-          );
-  return documents.filter((doc) => documentRole(doc, entity) !== null);
+  const ownIds = projects.documents_by_entity;
+  if (ownIds !== undefined && candidates !== null)
+    return (own(ownIds, entity) ?? []).flatMap((id) => projects.documents[id] ?? []);
+  if (candidates === null) return valuesOf(projects.documents);
+  return candidates.flatMap((p) =>
+    (projects.by_project[p.id]?.document_ids ?? []).flatMap((id) => projects.documents[id] ?? []),
+  );
 }
 
 /**
@@ -100,10 +98,11 @@ export function participationOf(projects: ProjectsState, entity: EntityId): Part
     if (found.size > 0) roles.set(project.id, found);
   }
   const documents = new Map<string, Document[]>();
-  for (const doc of ownDocuments(projects, entity, candidates)) {
-    if (projects.projects[doc.project_id] === undefined) continue;
+  for (const doc of documentsNaming(projects, entity, candidates)) {
+    const role = documentRole(doc, entity);
+    if (role === null || projects.projects[doc.project_id] === undefined) continue;
     const set = roles.get(doc.project_id) ?? new Set<ParticipationRole>();
-    set.add(documentRole(doc, entity)!);
+    set.add(role);
     roles.set(doc.project_id, set);
     const list = documents.get(doc.project_id);
     if (list === undefined) documents.set(doc.project_id, [doc]);
