@@ -66,11 +66,6 @@ export function projectConcerns(p: ProjectsState, id: string): Map<number, Conce
   const out = new Map<number, Concern>();
   const add = (c: Concern): void => addConcern(out, c);
   const projects = projectsConcerning(p, id);
-  const ownDocuments =
-    p.by_entity !== undefined && p.documents_by_entity !== undefined
-      ? (own(p.documents_by_entity, id) ?? [])
-      : null;
-  const concerning = new Set(projects.map((project) => project.id));
   for (const project of projects) {
     const roles = [
       project.general_contractor === id && 'general contractor',
@@ -87,15 +82,15 @@ export function projectConcerns(p: ProjectsState, id: string): Map<number, Conce
         if (draw) add({ seq: draw.recorded_seq, project_id: project.id, severity: 'info', role: roles[0]! });
       }
     }
-    if (ownDocuments !== null) continue;
-    for (const docId of index?.document_ids ?? []) {
-      const doc = p.documents[docId];
-      if (doc && namedOn(doc, id))
-        add({ seq: doc.recorded_seq, project_id: project.id, severity: 'info', role: 'named on a document' });
-    }
   }
-  // With the `documents_by_entity` index: the documents naming it, not every document of its projects.
-  for (const docId of ownDocuments ?? []) {
+  // The documents that may name it: through the `documents_by_entity` index those alone, not every
+  // document of its projects; in a state without the indexes, its projects' documents.
+  const concerning = new Set(projects.map((project) => project.id));
+  const documentIds =
+    p.by_entity !== undefined && p.documents_by_entity !== undefined
+      ? (own(p.documents_by_entity, id) ?? [])
+      : projects.flatMap((project) => p.by_project[project.id]?.document_ids ?? []);
+  for (const docId of documentIds) {
     const doc = p.documents[docId];
     if (doc && namedOn(doc, id) && concerning.has(doc.project_id))
       add({
